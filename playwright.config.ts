@@ -1,0 +1,27 @@
+// End-to-end tests: the built app served by `vite preview`, driven in Debian's Chromium.
+import { defineConfig } from '@playwright/test';
+
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  workers: 2,
+  reporter: process.env.PW_JSON ? [['list'], ['json', { outputFile: process.env.PW_JSON }]] : 'list',
+  webServer: {
+    command: `npx vite build && npx vite preview --port ${PORT} --strictPort`,
+    port: PORT,
+    timeout: 180_000,
+    reuseExistingServer: !process.env.CI
+  },
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'
+      ]
+    }
+  }
+});
