@@ -1,0 +1,255 @@
+// `npm run bench`: the Node benchmark of issue 2. Generates (once, cached in .bench-cache/ keyed by
+// size and seed) a synthetic Claude Code session with ../shared/bench/gen-session.mjs, then in one
+// run times, alternating and several times each:
+//   baseline  stream the same files in the same chunks, split lines, JSON.parse each line;
+//   model     stream the same chunks through RecordReader, then buildSession (viewer mode) for the
+//             main transcript with its state log and for every subagent transcript.
+// It reports MB/s of both, the ratio model/baseline (target ≤ 1.6) and, from a child process that
+// runs the model phase alone, peak V8 heap over the input size (target < 4). Targets print PASS or
+// MISS; a miss does not fail the process. The last line of output is one JSON object.
+//
+//   npm run bench [-- --mb 100 --seed 1 --runs 3 --chunk 1048576]
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { RecordReader, buildSession } from '../src/lib/model/index.ts';
+import type { FileRecords } from '../src/lib/model/index.ts';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '../..');
+const GENERATOR = '../shared/bench/gen-session.mjs'; // relative to the repo root (shared/ sits beside the repo in CI)
+const RATIO_TARGET = 1.6;
+const HEAP_TARGET = 4;
+
+// ── Arguments ────────────────────────────────────────────────────────────────────────────────
+
+function option(name: string, fallback: number): number {
+	const i = process.argv.indexOf(`--${name}`);
+	if (i < 0) return fallback;
+	const v = Number(process.argv[i + 1]);
+	if (!Number.isFinite(v) || v <= 0) {
+		process.stderr.write(`bench: --${name} needs a positive number\n`);
+		process.exit(2);
+	}
+	return v;
+}
+
+// ── The input ────────────────────────────────────────────────────────────────────────────────
+
+interface BenchFiles { main: string; states: string | null; subagents: string[]; bytes: number; dir: string }
+
+function generate(mb: number, seed: number): BenchFiles {
+	const dir = join(REPO, '.bench-cache', `session-${mb}mb-seed${seed}`);
+	const marker = join(dir, 'generated.json');
+	if (!existsSync(marker)) {
+		rmSync(dir, { recursive: true, force: true });
+		process.stdout.write(`generating a ${mb} MB session (seed ${seed}) in ${dir} …\n`);
+		const r = spawnSync(process.execPath, [GENERATOR, '--mb', String(mb), '--seed', String(seed), '--out', dir], { cwd: REPO, encoding: 'utf8' });
+		if (r.status !== 0) {
+			process.stderr.write(`bench: generator failed (${GENERATOR}):\n${r.stderr}\n`);
+			process.exit(1);
+		}
+		writeFileSync(marker, r.stdout.trim());
+	}
+	const { sessionId } = JSON.parse(readFileSync(marker, 'utf8')) as { sessionId: string };
+	const main = join(dir, `${sessionId}.jsonl`);
+	const statesFile = join(dir, 'states', `${sessionId}.jsonl`);
+	const subDir = join(dir, sessionId, 'subagents');
+	const subagents = existsSync(subDir)
+		? readdirSync(subDir).filter((f) => f.startsWith('agent-') && f.endsWith('.jsonl')).sort().map((f) => join(subDir, f))
+		: [];
+	const states = existsSync(statesFile) ? statesFile : null;
+	const bytes = [main, ...(states ? [states] : []), ...subagents].reduce((n, f) => n + statSync(f).size, 0);
+	return { main, states, subagents, bytes, dir };
+}
+
+const allFiles = (f: BenchFiles): string[] => [f.main, ...(f.states ? [f.states] : []), ...f.subagents];
+
+// ── The two phases ───────────────────────────────────────────────────────────────────────────
+
+/** Bare baseline: the same chunks, decoded, split at "\n", each non-empty line JSON.parsed. */
+async function baseline(files: BenchFiles, chunk: number): Promise<number> {
+	let parsed = 0;
+	for (const file of allFiles(files)) {
+		const decoder = new TextDecoder();
+		let carry = '';
+		const eat = (text: string, last: boolean) => {
+			const lines = (carry + text).split('\n');
+			carry = last ? '' : lines.pop()!;
+			for (const line of lines) if (line.length > 0 && line !== '\r') {
+				JSON.parse(line);
+				parsed++;
+			}
+		};
+		for await (const buf of createReadStream(file, { highWaterMark: chunk })) eat(decoder.decode(buf as Buffer, { stream: true }), false);
+		eat(decoder.decode(), true);
+	}
+	return parsed;
+}
+
+async function read(file: string, chunk: number, onChunk?: () => void): Promise<FileRecords> {
+	const reader = new RecordReader(file.split('/').pop()!);
+	for await (const buf of createReadStream(file, { highWaterMark: chunk })) {
+		reader.push(buf as Buffer);
+		onChunk?.();
+	}
+	return reader.finish();
+}
+
+interface ModelCounts { turns: number; atoms: number; issues: number; subagentAtoms: number }
+
+/** The full model, as the worker will run it: records, then sessions (viewer mode). */
+async function model(files: BenchFiles, chunk: number, onChunk?: () => void, keep?: unknown[]): Promise<ModelCounts> {
+	const main = await read(files.main, chunk, onChunk);
+	const states = files.states ? await read(files.states, chunk, onChunk) : null;
+	const result = buildSession({ transcripts: [main], states }, { compat: 'viewer' });
+	keep?.push(result);
+	onChunk?.();
+	let subagentAtoms = 0;
+	for (const f of files.subagents) {
+		const sub = buildSession({ transcripts: [await read(f, chunk, onChunk)] }, { compat: 'viewer', subagent: true });
+		subagentAtoms += sub.session.turns.reduce((n, t) => n + t.atoms.length, 0);
+		keep?.push(sub);
+		onChunk?.();
+	}
+	return {
+		turns: result.session.turns.length,
+		atoms: result.session.turns.reduce((n, t) => n + t.atoms.length, 0),
+		issues: result.issues.length,
+		subagentAtoms
+	};
+}
+
+// ── Heap child: the model phase alone, heapUsed sampled per chunk plus V8's GC trace ─────────
+
+async function heapChild(): Promise<void> {
+	const files = JSON.parse(process.argv[process.argv.indexOf('--heap-child') + 1]) as BenchFiles;
+	const chunk = option('chunk', 1 << 20);
+	const gc = (globalThis as { gc?: () => void }).gc;
+	gc?.();
+	const base = process.memoryUsage().heapUsed;
+	let peak = base;
+	const sample = () => {
+		const used = process.memoryUsage().heapUsed;
+		if (used > peak) peak = used;
+	};
+	const keep: unknown[] = [];
+	await model(files, chunk, sample, keep);
+	sample();
+	gc?.();
+	const retained = process.memoryUsage().heapUsed - base; // the parsed sessions, still referenced by `keep`
+	process.stdout.write(`HEAP ${JSON.stringify({ base, peak, retained, kept: keep.length, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);
+}
+
+/** Peak heap of the model phase in a fresh process: max of sampled heapUsed and GC-trace "before" sizes. */
+function measureHeap(files: BenchFiles, chunk: number): { peakBytes: number; retained: number; maxRss: number } | { error: string } {
+	const r = spawnSync(
+		process.execPath,
+		['--expose-gc', '--trace-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--heap-child', JSON.stringify(files), '--chunk', String(chunk)],
+		{ cwd: REPO, encoding: 'utf8', maxBuffer: 256 << 20 }
+	);
+	const line = r.stdout.split('\n').find((l) => l.startsWith('HEAP '));
+	if (r.status !== 0 || !line) return { error: `heap child failed (status ${r.status}): ${r.stderr.slice(0, 2000)}` };
+	const { base, peak, retained, maxRss } = JSON.parse(line.slice(5)) as { base: number; peak: number; retained: number; maxRss: number };
+	// "[pid:addr]  123 ms: Mark-Compact 250.1 (270.3) -> 200.5 (260.0) MB, …" — the first number is
+	// the heap in use just before that collection, i.e. a local peak the samples may have missed.
+	let traced = 0;
+	for (const m of r.stdout.matchAll(/ms: [A-Za-z -]+(?:\([a-z]+\) )?([\d.]+) \([\d.]+\) -> [\d.]+ \([\d.]+\) MB/g)) traced = Math.max(traced, Number(m[1]) * 1024 * 1024);
+	return { peakBytes: Math.max(peak, traced) - base, retained, maxRss };
+}
+
+// ── Main ─────────────────────────────────────────────────────────────────────────────────────
+
+const median = (xs: number[]): number => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (n: number, d = 1) => n.toFixed(d);
+const pad = (s: string, n: number) => s.padEnd(n);
+
+async function main(): Promise<void> {
+	const mb = option('mb', 100);
+	const seed = option('seed', 1);
+	const runs = option('runs', 3);
+	const chunk = option('chunk', 1 << 20);
+	setFlagsFromString('--expose-gc');
+	const gc = runInNewContext('gc') as () => void;
+
+	const files = generate(mb, seed);
+	const MB = files.bytes / 1e6;
+	process.stdout.write(`input: ${fmt(MB)} MB in ${allFiles(files).length} files (main transcript, state log, ${files.subagents.length} subagents), chunks of ${chunk} bytes, ${runs} runs each\n`);
+
+	const times = { baseline: [] as number[], model: [] as number[] };
+	let counts: ModelCounts | null = null;
+	let lines = 0;
+	let modelError: string | null = null;
+	for (let i = 0; i < runs; i++) {
+		gc();
+		let t = performance.now();
+		lines = await baseline(files, chunk);
+		times.baseline.push(performance.now() - t);
+		if (modelError) continue;
+		gc();
+		t = performance.now();
+		try {
+			counts = await model(files, chunk);
+			times.model.push(performance.now() - t);
+		} catch (err) {
+			modelError = err instanceof Error ? err.message : String(err);
+		}
+	}
+
+	const baseMs = median(times.baseline);
+	const baseMBps = MB / (baseMs / 1000);
+	const modelMs = times.model.length ? median(times.model) : NaN;
+	const modelMBps = MB / (modelMs / 1000);
+	const ratio = modelMs / baseMs;
+	const heap = modelError ? { error: 'model failed' } : measureHeap(files, chunk);
+	const heapRatio = 'peakBytes' in heap ? heap.peakBytes / files.bytes : NaN;
+	const verdict = (ok: boolean, measured: boolean) => (!measured ? 'n/a ' : ok ? 'PASS' : 'MISS');
+
+	const rows = [
+		['phase', 'median ms', 'MB/s', 'runs (ms)'],
+		['baseline: split + JSON.parse', fmt(baseMs, 0), fmt(baseMBps), times.baseline.map((x) => fmt(x, 0)).join(' ')],
+		['model: RecordReader + buildSession', modelError ? 'failed' : fmt(modelMs, 0), modelError ? '-' : fmt(modelMBps), times.model.map((x) => fmt(x, 0)).join(' ')]
+	];
+	const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)) + 2);
+	process.stdout.write('\n' + rows.map((r) => r.map((cell, c) => pad(cell, widths[c])).join('').trimEnd()).join('\n') + '\n\n');
+	process.stdout.write(`lines parsed: ${lines}` + (counts ? `; main session: ${counts.turns} turns, ${counts.atoms} atoms, ${counts.issues} issues; subagent atoms: ${counts.subagentAtoms}` : '') + '\n');
+	if (modelError) process.stdout.write(`model failed: ${modelError}\n`);
+	if ('error' in heap && !modelError) process.stdout.write(`${heap.error}\n`);
+	process.stdout.write(`${verdict(ratio <= RATIO_TARGET, !modelError)}  time ratio model/baseline ${modelError ? '-' : fmt(ratio, 2)} (target ≤ ${RATIO_TARGET})\n`);
+	process.stdout.write(
+		`${verdict(heapRatio < HEAP_TARGET, 'peakBytes' in heap)}  peak heap ${'peakBytes' in heap ? `${fmt(heap.peakBytes / 1e6)} MB = ${fmt(heapRatio, 2)}× input` : '-'} (target < ${HEAP_TARGET}×)` +
+			('maxRss' in heap ? `; retained after GC ${fmt(heap.retained / 1e6)} MB = ${fmt(heap.retained / files.bytes, 2)}×; child max RSS ${fmt(heap.maxRss / 1e6)} MB` : '') + '\n'
+	);
+	const summary = {
+		bench: 'model-node',
+		node: process.version,
+		inputBytes: files.bytes,
+		files: allFiles(files).length,
+		chunk,
+		runs,
+		lines,
+		baselineMs: Math.round(baseMs),
+		baselineMBps: Number(fmt(baseMBps)),
+		modelMs: modelError ? null : Math.round(modelMs),
+		modelMBps: modelError ? null : Number(fmt(modelMBps)),
+		ratio: modelError ? null : Number(fmt(ratio, 3)),
+		ratioTarget: RATIO_TARGET,
+		ratioPass: modelError ? null : ratio <= RATIO_TARGET,
+		peakHeapBytes: 'peakBytes' in heap ? heap.peakBytes : null,
+		peakHeapRatio: 'peakBytes' in heap ? Number(fmt(heapRatio, 3)) : null,
+		retainedHeapBytes: 'peakBytes' in heap ? heap.retained : null,
+		heapTarget: HEAP_TARGET,
+		heapPass: 'peakBytes' in heap ? heapRatio < HEAP_TARGET : null,
+		modelError
+	};
+	process.stdout.write(JSON.stringify(summary) + '\n');
+}
+
+if (process.argv.includes('--heap-child')) await heapChild();
+else await main();

@@ -1,0 +1,12 @@
+// Public surface of the ingest layer (/tmp/loupe-api.md): classify dropped files, group them into
+// sessions, stream them into the model, attach subagents, and describe sessions for the list.
+export type * from './types.ts';
+export { classifyFile, sniffHead, HEAD_BYTES } from './classify.ts';
+export { groupSessions } from './group.ts';
+export { summarize } from './summary.ts';
+export { attachSubagents, agentCallsOf, firstPromptOf, AGENT_TOOLS } from './attach-subagents.ts';
+export type { ChildInput, AgentCall, AttachResult } from './attach-subagents.ts';
+export { splitInlineSidechains } from './sidechains.ts';
+export { sessionMeta, titleOf, sortNewestFirst, TITLE_MAX } from './session-meta.ts';
+export { loadSessions, loadText, readFileRecords, readHead, contentHash, WEB_JSON_MAX } from './load-files.ts';
+export { webJsonRecords } from './web-json.ts';

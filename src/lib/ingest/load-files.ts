@@ -1,0 +1,288 @@
+// The load orchestration the worker calls, written against plain inputs ({path, blob}) so it
+// runs the same in Node tests: sniff each file's head and classify it, stream every needed
+// file chunk by chunk into the model's RecordReader (progress per chunk, abort checked between
+// chunks; a file is never turned into one string, except a web JSON export, which is one JSON
+// document by nature and capped), group files into sessions, build each session in viewer mode,
+// parse and attach its subagents, and compute its session-list facts.
+//
+// Session key: `<leaf stem>-<hash>` where hash is a 53-bit hash (base 36) over, for every file of
+// the session sorted by name, its name, its byte size and its first and last 4 KiB. That is cheap
+// (no full read), stable across reloads and folders, and changes when a file grows (appends change
+// the size and the tail). Two inputs that differ only in the middle of a file of the same size
+// would collide; for transcripts, which are append-only, that does not happen in practice.
+import { buildSession, RecordReader } from '../model/index.ts';
+import type { FileRecords, Issue, ParseResult } from '../model/index.ts';
+import { classifyFile, HEAD_BYTES } from './classify.ts';
+import { groupSessions } from './group.ts';
+import { summarize } from './summary.ts';
+import { splitInlineSidechains } from './sidechains.ts';
+import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subagents.ts';
+import { sessionMeta, sortNewestFirst } from './session-meta.ts';
+import { webJsonRecords } from './web-json.ts';
+import { normPath } from './paths.ts';
+import type { ClassifiedFile, FileSummary, InputFile, LoadedSession, LoadOptions, LoadOutput, SessionPlan, UnattachedChild } from './types.ts';
+
+const DEFAULT_CHUNK = 4 * 1024 * 1024;
+/** A web JSON export is parsed as one document; beyond this it is refused with a reason. */
+export const WEB_JSON_MAX = 256 * 1024 * 1024;
+const FP_BYTES = 4096;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first bytes of a blob (for classification). */
+export async function readHead(blob: Blob, n = HEAD_BYTES): Promise<Uint8Array> {
+	return new Uint8Array(await blob.slice(0, n).arrayBuffer());
+}
+
+/** Chunks of a blob, as a stream when the platform has Blob.stream(), else by slices. */
+async function* chunksOf(blob: Blob, chunkBytes: number): AsyncGenerator<Uint8Array> {
+	if (typeof blob.stream === 'function') {
+		const reader = blob.stream().getReader();
+		try {
+			for (;;) {
+				const { done, value } = await reader.read();
+				if (done) return;
+				if (value && value.length) yield value;
+			}
+		} finally {
+			reader.releaseLock();
+		}
+	}
+	for (let at = 0; at < blob.size; at += chunkBytes) yield new Uint8Array(await blob.slice(at, at + chunkBytes).arrayBuffer());
+}
+
+function countNewlines(b: Uint8Array): number {
+	let n = 0;
+	for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+	return n;
+}
+
+/** Stream one file into a RecordReader, reporting progress per chunk and honouring the signal. */
+export async function readFileRecords(path: string, blob: Blob, opts: LoadOptions = {}): Promise<FileRecords> {
+	const reader = new RecordReader(path);
+	let bytesRead = 0;
+	let lines = 0;
+	opts.signal?.throwIfAborted();
+	for await (const chunk of chunksOf(blob, opts.chunkBytes ?? DEFAULT_CHUNK)) {
+		opts.signal?.throwIfAborted();
+		reader.push(chunk);
+		bytesRead += chunk.length;
+		lines += countNewlines(chunk);
+		opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+	}
+	opts.signal?.throwIfAborted();
+	if (bytesRead === 0) opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+	return reader.finish();
+}
+
+// ── hashing ────────────────────────────────────────────────────────────────
+
+/** cyrb53: a fast 53-bit string/byte hash (not cryptographic; only identifies inputs). */
+function cyrb53(data: Iterable<number>, seed = 0): number {
+	let h1 = 0xdeadbeef ^ seed;
+	let h2 = 0x41c6ce57 ^ seed;
+	for (const c of data) {
+		h1 = Math.imul(h1 ^ c, 2654435761);
+		h2 = Math.imul(h2 ^ c, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+async function fingerprint(f: ClassifiedFile, blob: Blob): Promise<string> {
+	const head = new Uint8Array(await blob.slice(0, FP_BYTES).arrayBuffer());
+	const tail = new Uint8Array(await blob.slice(Math.max(0, blob.size - FP_BYTES)).arrayBuffer());
+	return `${f.name}:${blob.size}:${cyrb53(head).toString(36)}:${cyrb53(tail).toString(36)}`;
+}
+
+/** Content hash of a set of files (see the module comment). */
+export async function contentHash(files: { file: ClassifiedFile; blob: Blob }[]): Promise<string> {
+	const fps = await Promise.all(files.map((x) => fingerprint(x.file, x.blob)));
+	fps.sort();
+	return cyrb53(new TextEncoder().encode(fps.join('\n'))).toString(36);
+}
+
+// ── the load ───────────────────────────────────────────────────────────────
+
+function fileIssue(f: ClassifiedFile): Issue {
+	const r = f.reason ?? 'not a file Loupe can read';
+	const kind = /^empty/.test(r) ? 'empty-file' : /^binary/.test(r) ? 'binary' : 'unknown-file';
+	return { file: f.path, line: null, kind, message: r };
+}
+
+/** Build a session, turning an unexpected throw into an issue instead of losing the load. */
+function safeBuild(input: Parameters<typeof buildSession>[0], opts: Parameters<typeof buildSession>[1], file: string, issues: Issue[]): ParseResult | null {
+	try {
+		return buildSession(input, opts);
+	} catch (e) {
+		issues.push({ file, line: null, kind: 'parse-failed', message: `the model failed on this input: ${e instanceof Error ? e.message : String(e)}` });
+		return null;
+	}
+}
+
+export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): Promise<LoadOutput> {
+	const issues: Issue[] = [];
+	const blobs = new Map<string, Blob>();
+	const classified: ClassifiedFile[] = [];
+
+	// 1. Classify from each file's head.
+	for (const f of files) {
+		opts.signal?.throwIfAborted();
+		const path = normPath(f.path);
+		blobs.set(path, f.blob);
+		try {
+			classified.push(classifyFile(path, await readHead(f.blob), f.blob.size));
+		} catch (e) {
+			opts.signal?.throwIfAborted();
+			classified.push(unreadable(path, f.blob.size, e));
+		}
+	}
+
+	// 2. Read every file that feeds a session.
+	const records = new Map<string, FileRecords>();
+	const metas = new Map<string, Obj>();
+	for (let i = 0; i < classified.length; i++) {
+		const c = classified[i];
+		const blob = blobs.get(c.path) as Blob;
+		try {
+			if (c.kind === 'subagent-meta') {
+				const v: unknown = JSON.parse(await blob.text()); // classification saw the whole (small) file
+				if (isObj(v)) metas.set(c.path, v);
+			} else if (c.kind === 'transcript' && c.format === 'web-json') {
+				if (blob.size > WEB_JSON_MAX) {
+					classified[i] = { ...c, kind: 'unknown', reason: `a web JSON export larger than ${WEB_JSON_MAX / 1048576} MB is not supported` };
+					continue;
+				}
+				const fr = webJsonRecords(c.path, await blob.text());
+				opts.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
+				records.set(c.path, fr);
+			} else if (c.kind !== 'unknown') {
+				records.set(c.path, await readFileRecords(c.path, blob, opts));
+			}
+		} catch (e) {
+			opts.signal?.throwIfAborted();
+			if (isAbort(e)) throw e;
+			classified[i] = unreadable(c.path, c.bytes, e);
+		}
+	}
+
+	// 3. Group.
+	const summaries = new Map<string, FileSummary>();
+	for (const c of classified) {
+		const fr = records.get(c.path);
+		if (fr && (c.kind === 'transcript' || c.kind === 'subagent')) summaries.set(c.path, summarize(c.path, fr));
+	}
+	const { plans, leftover } = groupSessions(classified, summaries);
+	const allSummaries = [...summaries.values()].flatMap((s) => s.summaries);
+
+	// 4. Build each session.
+	const childCache = new Map<string, ParseResult | null>();
+	const sessions: LoadedSession[] = [];
+	for (const plan of plans) {
+		opts.signal?.throwIfAborted();
+		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache });
+		if (s) sessions.push(s);
+		else issues.push({ file: plan.mainFiles.at(-1)?.path ?? plan.key, line: null, kind: 'parse-failed', message: 'the session could not be built' });
+	}
+
+	const unknown = [...leftover, ...classified.filter((c) => c.kind === 'unknown' && !leftover.includes(c))];
+	for (const u of unknown) issues.push(fileIssue(u));
+	const sorted = sortNewestFirst(sessions);
+	for (const s of sorted) issues.push(...s.issues);
+	return { sessions: sorted, unknown, issues };
+}
+
+interface BuildCtx {
+	records: Map<string, FileRecords>;
+	metas: Map<string, Obj>;
+	summaries: Map<string, FileSummary>;
+	allSummaries: { leafUuid: string | null; summary: string }[];
+	blobs: Map<string, Blob>;
+	childCache: Map<string, ParseResult | null>;
+}
+
+async function buildPlan(plan: SessionPlan, ctx: BuildCtx): Promise<LoadedSession | null> {
+	const issues: Issue[] = [];
+	const rec = (f: ClassifiedFile | null) => (f ? (ctx.records.get(f.path) ?? null) : null);
+	const mains = plan.mainFiles.map(rec).filter((r): r is FileRecords => r !== null);
+	if (mains.length === 0) return null;
+	const standalone = plan.standalone === 'subagent';
+	const result = safeBuild(
+		{ transcripts: mains, states: rec(plan.states), postal: rec(plan.postal) },
+		{ compat: 'viewer', ...(standalone ? { subagent: true } : {}) },
+		plan.mainFiles.at(-1)?.path ?? plan.key,
+		issues
+	);
+	if (!result) return null;
+
+	// Children: subagent files, then inline sidechains of the main files.
+	const inputs: ChildInput[] = [];
+	for (const sub of plan.subagents) {
+		const fr = rec(sub.file);
+		if (!fr) continue;
+		let child = ctx.childCache.get(sub.file.path);
+		if (child === undefined) {
+			child = safeBuild({ transcripts: [fr] }, { compat: 'viewer', subagent: true }, sub.file.path, issues);
+			ctx.childCache.set(sub.file.path, child);
+		}
+		if (!child) continue;
+		const agentId = sub.file.agentId ?? ctx.summaries.get(sub.file.path)?.agentIds[0] ?? null;
+		inputs.push({ file: sub.file.path, agentId, meta: sub.meta ? (ctx.metas.get(sub.meta.path) ?? null) : null, firstPrompt: firstPromptOf(fr.records), result: child, records: fr });
+	}
+	if (!standalone) {
+		const fileAgents = new Set(inputs.map((c) => c.agentId).filter((a): a is string => a !== null));
+		for (const fr of mains) {
+			for (const sc of splitInlineSidechains(fr, fileAgents)) {
+				const child = safeBuild({ transcripts: [sc.records] }, { compat: 'viewer', subagent: true }, sc.records.file, issues);
+				if (child) inputs.push({ file: sc.records.file, agentId: sc.agentId, meta: null, firstPrompt: firstPromptOf(sc.records.records), result: child, records: sc.records });
+			}
+		}
+	}
+	const { children, unattached } = attachSubagents(result, inputs, mains);
+	for (const u of unattached) issues.push({ file: u.file, line: null, kind: 'unattached-subagent', message: `subagent transcript not tied to a Task / Agent call: ${u.reason}` });
+
+	const files = [
+		...plan.mainFiles,
+		...plan.subagents.flatMap((s) => (s.meta ? [s.file, s.meta] : [s.file])),
+		...(plan.subagentMeta ? [plan.subagentMeta] : []),
+		...(plan.states ? [plan.states] : []),
+		...(plan.postal ? [plan.postal] : [])
+	];
+	const bytes = files.reduce((n, f) => n + f.bytes, 0);
+	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.blobs.get(file.path) as Blob })));
+	const mainSums = plan.mainFiles.map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
+	const meta = sessionMeta({ key: plan.key, result, mains: mainSums, allSummaries: ctx.allSummaries, bytes, subagents: inputs.length });
+	const childIssues = [...Object.values(children).map((c) => c.result), ...unattached.map((u: UnattachedChild) => u.result)].flatMap((r) => r.issues);
+	return {
+		key: `${plan.key}-${hash}`,
+		title: meta.title,
+		startedAt: meta.startedAt,
+		endedAt: meta.endedAt,
+		bytes,
+		files,
+		result,
+		children,
+		unattached,
+		issues: [...issues, ...result.issues, ...childIssues],
+		meta
+	};
+}
+
+function isAbort(e: unknown): boolean {
+	return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+}
+
+function unreadable(path: string, bytes: number, e: unknown): ClassifiedFile {
+	if (isAbort(e)) throw e;
+	const p = normPath(path);
+	return { path: p, name: p.split('/').at(-1) ?? p, kind: 'unknown', sessionId: null, bytes, reason: `could not be read: ${e instanceof Error ? e.message : String(e)}` };
+}
+
+/** Load pasted JSONL (or a web JSON export) as if it were one dropped file called `name`. */
+export function loadText(name: string, text: string, opts: LoadOptions = {}): Promise<LoadOutput> {
+	const path = /\.(jsonl|json)$/i.test(name) ? name : `${name}.jsonl`;
+	return loadSessions([{ path, blob: new Blob([text]) }], opts);
+}
+

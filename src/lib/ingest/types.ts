@@ -1,0 +1,146 @@
+// Ingest types: what a dropped file is (classification), the cheap per-file summary used to
+// group files into sessions, the grouping plan, and the loaded session handed to the worker.
+// The first four names are the cross-helper contract (/tmp/loupe-api.md); the rest extend it.
+import type { Issue, ParseResult } from '../model/index.ts';
+
+export type FileKind = 'transcript' | 'subagent' | 'subagent-meta' | 'state-log' | 'postal-log' | 'unknown';
+
+export interface ClassifiedFile {
+	/** Relative path as given (webkitRelativePath or the dropped folder path), '/' separated. */
+	path: string;
+	/** Base name (last path segment). */
+	name: string;
+	kind: FileKind;
+	/** transcript: its own session id; subagent / meta: the parent session id; state log: the sid it is named after. */
+	sessionId: string | null;
+	agentId?: string;
+	/** Why a file is 'unknown' (human readable), or a note on how a known kind was recognised. */
+	reason?: string;
+	bytes: number;
+	/** How the bytes become records: JSON lines (default) or a Claude Code on the web JSON export. */
+	format?: 'jsonl' | 'web-json';
+}
+
+export interface ChildTranscript {
+	toolUseId: string;
+	agentId: string | null;
+	agentType: string | null;
+	description: string | null;
+	/** The child's file path, or `<main path without .jsonl>#sidechain-<n>.jsonl` for inline (1.0.x) sidechains. */
+	file: string;
+	/** The child parsed with { subagent: true }. */
+	result: ParseResult;
+}
+
+export interface LoadedSession {
+	/** Stable key: main session id (file stem of the leaf) + '-' + content hash (see load-files.ts). */
+	key: string;
+	title: string;
+	startedAt: number | null;
+	endedAt: number | null;
+	bytes: number;
+	files: ClassifiedFile[];
+	/** Main transcript(s), viewer mode. */
+	result: ParseResult;
+	/** Keyed by the Task/Agent tool_use id. */
+	children: Record<string, ChildTranscript>;
+	/** Children that could not be tied to a call; kept so nothing is lost. */
+	unattached: UnattachedChild[];
+	/** File-level issues (unknown files, binary, empty...) + result.issues. */
+	issues: Issue[];
+	/** Session-list facts (turn count etc.), see session-meta.ts. */
+	meta: SessionMeta;
+}
+
+/** Per-file facts gathered from its records; cheap to compute, used for grouping and the session list. */
+export interface FileSummary {
+	path: string;
+	/** Distinct sessionId values seen on lines. */
+	sessionIds: string[];
+	/** Distinct agentId values seen on lines. */
+	agentIds: string[];
+	/** uuids of every record that has one. */
+	uuids: Set<string>;
+	/** parentUuid values that point outside this file (roots of cross-file links). */
+	externalParents: string[];
+	/** Records that carry a uuid (conversation lines). */
+	contentLines: number;
+	/** Content lines with isSidechain: true. */
+	sidechainLines: number;
+	firstPrompt: string | null;
+	customTitle: string | null;
+	aiTitle: string | null;
+	/** `summary` records: leafUuid → summary text (last wins). */
+	summaries: { leafUuid: string | null; summary: string }[];
+	firstMs: number | null;
+	lastMs: number | null;
+	lines: number;
+	bytes: number;
+}
+
+export interface SubagentPlan {
+	file: ClassifiedFile;
+	meta: ClassifiedFile | null;
+}
+
+export interface SessionPlan {
+	/** Main session id: the leaf file's stem. */
+	key: string;
+	/** Candidate main transcripts, LEAF LAST. */
+	mainFiles: ClassifiedFile[];
+	states: ClassifiedFile | null;
+	postal: ClassifiedFile | null;
+	subagents: SubagentPlan[];
+	/** 'subagent': a subagent transcript dropped without its parent, shown on its own (parsed with { subagent: true }). */
+	standalone?: 'subagent';
+	/** The .meta.json of a standalone subagent. */
+	subagentMeta?: ClassifiedFile | null;
+}
+
+export interface GroupResult {
+	plans: SessionPlan[];
+	/** Files that belong to no session (meta without its transcript, state log without a session...), with a reason. */
+	leftover: ClassifiedFile[];
+}
+
+export interface UnattachedChild {
+	file: string;
+	agentId: string | null;
+	reason: string;
+	result: ParseResult;
+}
+
+export interface SessionMeta {
+	title: string;
+	startedAt: number | null;
+	endedAt: number | null;
+	bytes: number;
+	turns: number;
+	atoms: number;
+	subagents: number;
+}
+
+export interface LoadProgress {
+	file: string;
+	bytesRead: number;
+	bytesTotal: number;
+	lines: number;
+}
+
+export interface LoadOptions {
+	onProgress?: (p: LoadProgress) => void;
+	signal?: AbortSignal;
+	/** Chunk size for reading when a Blob cannot stream (tests); default 4 MiB. */
+	chunkBytes?: number;
+}
+
+export interface LoadOutput {
+	sessions: LoadedSession[];
+	unknown: ClassifiedFile[];
+	issues: Issue[];
+}
+
+export interface InputFile {
+	path: string;
+	blob: Blob;
+}

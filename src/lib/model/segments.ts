@@ -1,0 +1,46 @@
+// segmentsOf: a turn split at its input atoms (reference §2.13) — the timeline grain. Derived,
+// never stored. Inputs are the openers inside the turn (user atoms authored human / sdk / romp
+// / peer, incl. absorbed prompts, commands and mid-turn interrupts). Text-less segments hash
+// their anchor uuid so they do not all collide on sha1("").
+import { atomText, isOpener } from './build.ts';
+import { sha1Hex } from './sha1.ts';
+import type { Atom, Segment, Turn } from './types.ts';
+
+function segId(rompUuid: string, t: number, trigger: Atom | null, atoms: Atom[]): string {
+	let basis = trigger ? atomText(trigger) : '';
+	if (!basis && atoms.length) basis = atomText(atoms[0]);
+	if (!basis) basis = (trigger?.uuid ?? null) ?? atoms[0]?.uuid ?? atoms.find((a) => a.uuid)?.uuid ?? '';
+	return `${rompUuid}:${t}:${sha1Hex(basis).slice(0, 8)}`;
+}
+
+export function segmentsOf(turn: Turn, rompUuid: string): Segment[] {
+	const atoms = turn.atoms;
+	const sid = atoms.length ? atoms[0].session_id || rompUuid : rompUuid;
+	const label = (a: Atom) => a.uuid ?? a.type;
+	const inputs: number[] = [];
+	for (let i = 0; i < atoms.length; i++) if (isOpener(atoms[i])) inputs.push(i);
+	if (inputs.length === 0) {
+		const trig = turn.trigger ? atoms.find((a) => a.uuid === turn.trigger!.uuid) ?? null : null;
+		return [{
+			id: segId(sid, turn.t, trig, atoms),
+			t: turn.t,
+			end: turn.end,
+			trigger: turn.trigger ? turn.trigger.uuid : null,
+			atoms: atoms.map(label),
+			start: 0,
+			stop: atoms.length,
+		}];
+	}
+	const out: Segment[] = [];
+	for (let k = 0; k < inputs.length; k++) {
+		const first = k === 0;
+		const start = first ? 0 : inputs[k];
+		const stop = k + 1 < inputs.length ? inputs[k + 1] : atoms.length;
+		const input = atoms[inputs[k]];
+		const t = first && inputs[0] > 0 ? turn.t : input.t;
+		const end = k + 1 < inputs.length ? atoms[inputs[k + 1]].t : turn.end;
+		const segAtoms = atoms.slice(start, stop);
+		out.push({ id: segId(sid, t, input, segAtoms), t, end, trigger: input.uuid, atoms: segAtoms.map(label), start, stop });
+	}
+	return out;
+}

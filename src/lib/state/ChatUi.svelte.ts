@@ -1,0 +1,65 @@
+// Per-row UI choices of the chat: which rows the person expanded or collapsed, keyed by the
+// row's identity and remembered per session in localStorage, so they survive a reload of the
+// same session. The viewer never overrides a choice; a landing only opens what is closed.
+import { SvelteMap } from 'svelte/reactivity';
+
+const STORAGE_PREFIX = 'loupe:open:';
+/** Oldest choices are dropped past this many per session (localStorage is small). */
+const MAX_CHOICES = 2000;
+
+export class ChatUi {
+  /** key → open? Only rows the person (or a landing) touched are here. */
+  #choices = new SvelteMap<string, boolean>();
+  #sessionKey: string | null = null;
+  /** Row key of the landing target, highlighted until the next landing. */
+  highlightKey = $state<string | null>(null);
+
+  /** Switches to a session's remembered choices. */
+  useSession(sessionKey: string | null): void {
+    if (sessionKey === this.#sessionKey) return;
+    this.#sessionKey = sessionKey;
+    this.#choices.clear();
+    this.highlightKey = null;
+    if (!sessionKey) return;
+    for (const [k, v] of Object.entries(readChoices(sessionKey))) this.#choices.set(k, v);
+  }
+
+  isOpen(key: string, defaultOpen: boolean): boolean {
+    return this.#choices.get(key) ?? defaultOpen;
+  }
+
+  toggle(key: string, defaultOpen: boolean): void {
+    this.#set(key, !this.isOpen(key, defaultOpen));
+  }
+
+  /** Opens a row (a landing inside a collapsed group); leaves an open row alone. */
+  open(key: string): void {
+    if (this.#choices.get(key) !== true) this.#set(key, true);
+  }
+
+  #set(key: string, open: boolean): void {
+    this.#choices.delete(key);
+    this.#choices.set(key, open);
+    if (this.#sessionKey) writeChoices(this.#sessionKey, this.#choices);
+  }
+}
+
+function readChoices(sessionKey: string): Record<string, boolean> {
+  try {
+    const raw = localStorage.getItem(STORAGE_PREFIX + sessionKey);
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'boolean')) as Record<string, boolean>;
+  } catch {
+    return {};
+  }
+}
+
+function writeChoices(sessionKey: string, choices: Map<string, boolean>): void {
+  try {
+    const entries = [...choices].slice(-MAX_CHOICES);
+    localStorage.setItem(STORAGE_PREFIX + sessionKey, JSON.stringify(Object.fromEntries(entries)));
+  } catch {
+    // Storage full or disabled: the choice still holds for this page view.
+  }
+}

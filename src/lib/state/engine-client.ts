@@ -1,0 +1,46 @@
+// Starts the parse worker and hands out its API. If a worker cannot start (an old browser, a
+// blocked worker URL), the same engine runs on the main thread instead: slower for big files,
+// but the viewer keeps working. Created lazily, never at module load: prerendering has no Worker.
+import * as Comlink from 'comlink';
+import type { ParseWorkerApi } from '../worker/parse.worker.ts';
+
+export type EngineApi = {
+  [K in keyof ParseWorkerApi]: (...args: Parameters<ParseWorkerApi[K]>) => Promise<Awaited<ReturnType<ParseWorkerApi[K]>>>;
+};
+
+let client: Promise<{ api: EngineApi; inWorker: boolean }> | null = null;
+
+export function engineClient(): Promise<{ api: EngineApi; inWorker: boolean }> {
+  client ??= start();
+  return client;
+}
+
+async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
+  try {
+    const worker = new Worker(new URL('../worker/parse.worker.ts', import.meta.url), { type: 'module' });
+    const api = Comlink.wrap<ParseWorkerApi>(worker) as unknown as EngineApi;
+    // A worker that fails to load its module never answers; a cheap call proves it is alive.
+    await Promise.race([
+      api.chatRows('', 0, 0),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('worker did not start')), 10_000))
+    ]);
+    return { api, inWorker: true };
+  } catch {
+    const { Engine } = await import('../worker/engine.ts');
+    const engine = new Engine();
+    const api: EngineApi = {
+      load: async (...a) => engine.load(...a),
+      chatIndex: async (...a) => engine.chatIndex(...a),
+      chatRows: async (...a) => engine.chatRows(...a),
+      findAtomRow: async (...a) => engine.findAtomRow(...a),
+      timeline: async (...a) => engine.timeline(...a),
+      issues: async (...a) => engine.issues(...a)
+    };
+    return { api, inWorker: false };
+  }
+}
+
+/** Wraps a progress callback so the worker can call it across the thread boundary. */
+export function proxied<T extends (...args: never[]) => unknown>(fn: T, inWorker: boolean): T {
+  return inWorker ? (Comlink.proxy(fn) as unknown as T) : fn;
+}

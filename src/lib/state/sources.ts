@@ -1,0 +1,70 @@
+// Turns each kind of load source into input files for the engine: dropped or picked files,
+// pasted text, a `?src=` URL, a cached session, the bundled sample, a `#z=` share payload.
+// Each failure becomes one human sentence (LoadError), never a stack trace.
+import type { InputFile } from '../worker/protocol.ts';
+import type { SessionCache } from '../store/session-cache.ts';
+import { decodeShare } from '../view/links/share.ts';
+
+export type LoadSource =
+  | { kind: 'files'; files: InputFile[] }
+  | { kind: 'text'; name: string; text: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'cached'; key: string }
+  | { kind: 'sample' }
+  | { kind: 'share'; payload: string };
+
+/** A failure the person should read, as one sentence. */
+export class LoadError extends Error {}
+
+/** The bundled sample session: a synthetic project folder in static/sample/ (see its README). */
+const SAMPLE_DIR = 'sample';
+
+export async function resolveSource(source: LoadSource, cache: SessionCache | null, base: string): Promise<InputFile[]> {
+  switch (source.kind) {
+    case 'files':
+      return source.files;
+    case 'text':
+      return [{ path: source.name, blob: new Blob([source.text], { type: 'application/jsonl' }) }];
+    case 'url':
+      return [await fetchFile(source.url)];
+    case 'cached': {
+      const hit = cache ? await cache.open(source.key) : undefined;
+      if (!hit) throw new LoadError('That session is no longer in this browser’s cache; drop its files again.');
+      return hit.files.map((f) => ({ path: f.path, blob: f.blob }));
+    }
+    case 'sample': {
+      const manifest = (await (await fetch(`${base}/${SAMPLE_DIR}/manifest.json`)).json()) as { files: string[] };
+      return Promise.all(
+        manifest.files.map(async (p) => ({ ...(await fetchFile(`${base}/${SAMPLE_DIR}/${p}`)), path: p }))
+      );
+    }
+    case 'share': {
+      const decoded = await decodeShare(source.payload);
+      if (!decoded.ok) throw new LoadError(decoded.message);
+      return decoded.files.map((f) => ({ path: f.name, blob: new Blob([f.text]) }));
+    }
+  }
+}
+
+async function fetchFile(url: string): Promise<InputFile> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, location.href);
+  } catch {
+    throw new LoadError(`“${url}” is not a web address Loupe can open.`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new LoadError(`Loupe only opens http(s) addresses, not “${parsed.protocol}”.`);
+  }
+  let res: Response;
+  try {
+    res = await fetch(parsed, { mode: 'cors', credentials: 'omit' });
+  } catch {
+    throw new LoadError(
+      `Could not fetch ${parsed.host}: the host refused the request or does not allow cross-origin reads (CORS). Try a raw gist URL.`
+    );
+  }
+  if (!res.ok) throw new LoadError(`Could not fetch ${parsed.href}: the server answered ${res.status} ${res.statusText}.`);
+  const name = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? 'transcript.jsonl');
+  return { path: name, blob: await res.blob() };
+}

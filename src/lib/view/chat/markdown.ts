@@ -1,0 +1,114 @@
+// Markdown → HTML for assistant prose, plans, skills and thoughts: GFM via marked, code blocks
+// highlighted by highlight.js (a handful of common languages only). This stage is already
+// defensive — raw HTML in the source is escaped as text, links with a scheme other than
+// http(s)/mailto become plain text, images only from data: URLs of raster types — and the
+// components run its output through DOMPurify (SAFE_URI_RE) before it reaches the DOM.
+// Pure: no DOM, so it runs (and is tested) in Node.
+
+import { Marked, type Tokens } from 'marked';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import css from 'highlight.js/lib/languages/css';
+import diff from 'highlight.js/lib/languages/diff';
+import go from 'highlight.js/lib/languages/go';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import sql from 'highlight.js/lib/languages/sql';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import yaml from 'highlight.js/lib/languages/yaml';
+
+const LANGS = { bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml };
+for (const [name, fn] of Object.entries(LANGS)) hljs.registerLanguage(name, fn);
+const ALIASES: Record<string, string> = {
+	sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', js: 'javascript', jsx: 'javascript', mjs: 'javascript',
+	ts: 'typescript', tsx: 'typescript', py: 'python', rs: 'rust', html: 'xml', svg: 'xml', svelte: 'xml', yml: 'yaml',
+	patch: 'diff', jsonl: 'json'
+};
+
+/**
+ * URIs allowed in sanitized HTML (DOMPurify's ALLOWED_URI_REGEXP): http(s), mailto, raster data:
+ * images, and scheme-less (relative / fragment) references. javascript:, vbscript:, data:text/html
+ * and every other scheme fail.
+ */
+export const SAFE_URI_RE = /^(?:(?:https?|mailto):|data:image\/(?:png|jpeg|gif|webp);base64,|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+const DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+export function escapeHtml(s: string): string {
+	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** Decode the character references marked may leave in an href, so `jav&#x61;script:` is seen for what it is. */
+function decodeRefs(s: string): string {
+	return s
+		.replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+		.replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Math.min(parseInt(d, 10), 0x10ffff)))
+		.replace(/&colon;/gi, ':')
+		.replace(/&(?:tab|newline);/gi, '')
+		.replace(/&amp;/gi, '&');
+}
+
+/** The href to emit, or null when the link must render as text. */
+export function safeHref(href: string): string | null {
+	let decoded: string;
+	try {
+		decoded = decodeRefs(decodeURI(href));
+	} catch {
+		decoded = decodeRefs(href);
+	}
+	// Browsers ignore control characters and whitespace inside a scheme ("java\tscript:").
+	const squashed = decoded.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+	const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squashed);
+	if (scheme && !/^(https?|mailto)$/i.test(scheme[1])) return null;
+	if (!SAFE_URI_RE.test(squashed)) return null;
+	return href;
+}
+
+function highlight(code: string, lang: string | undefined): { html: string; lang: string } {
+	const name = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+	const resolved = ALIASES[name] ?? name;
+	if (resolved && hljs.getLanguage(resolved) && code.length < 100_000) {
+		try {
+			return { html: hljs.highlight(code, { language: resolved, ignoreIllegals: true }).value, lang: resolved };
+		} catch {
+			// fall through to plain
+		}
+	}
+	return { html: escapeHtml(code), lang: '' };
+}
+
+const md = new Marked({ gfm: true, breaks: false });
+md.use({
+	renderer: {
+		html(token: Tokens.HTML | Tokens.Tag): string {
+			return escapeHtml(token.text);
+		},
+		code(token: Tokens.Code): string {
+			const { html, lang } = highlight(token.text, token.lang);
+			const cls = lang ? `hljs language-${lang}` : 'hljs';
+			return `<div class="code-block"><button type="button" class="copy" data-copy="code" aria-label="Copy code">Copy</button><pre><code class="${cls}">${html}</code></pre></div>\n`;
+		},
+		link(token: Tokens.Link): string {
+			const inner = this.parser.parseInline(token.tokens);
+			const href = safeHref(token.href);
+			if (href === null) return inner;
+			const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+			return `<a href="${escapeHtml(href)}"${title} rel="noopener noreferrer" target="_blank">${inner}</a>`;
+		},
+		image(token: Tokens.Image): string {
+			const alt = escapeHtml(token.text || 'image');
+			if (DATA_IMAGE_RE.test(token.href)) return `<img src="${escapeHtml(token.href)}" alt="${alt}">`;
+			// Remote images are never fetched (privacy, CSP): show where the image was.
+			const href = safeHref(token.href);
+			return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">[image: ${alt}]</a>` : `[image: ${alt}]`;
+		}
+	}
+});
+
+/** Markdown source → HTML (still to be sanitized by DOMPurify before insertion). */
+export function markdownToHtml(src: string): string {
+	const out = md.parse(src, { async: false });
+	return typeof out === 'string' ? out : '';
+}

@@ -1,0 +1,215 @@
+// The chat-zoom entry points the worker calls: buildChatRows (session + subagent transcripts →
+// grouped top-level rows, with each turn's token usage on its last row and unknown records as raw
+// cards) and rowIndexOf (the tiny per-row index the main thread keeps). Subagent transcripts are
+// built recursively with the same rules and carried inline on their delegation row.
+
+import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types';
+import { firstLine, isRecord, toJson } from './content';
+import { groupItems } from './grouping';
+import { atomMs, buildItems, countToolCalls, type Item } from './items';
+import type { ChatRow, RawRow, RowIndexEntry, UsageTotals } from './types';
+
+/** The subset of ingest's ChildTranscript this module needs (structurally compatible). */
+export interface ChildLike {
+	toolUseId: string;
+	agentId?: string | null;
+	agentType?: string | null;
+	description?: string | null;
+	result: Pick<ParseResult, 'session'> & Partial<Pick<ParseResult, 'metadata'>>;
+}
+
+export interface ChatRowOptions {
+	/** Records the model could not name (viewer mode: metadata lines carrying `value`), shown as raw cards. */
+	metadata?: MetadataLine[];
+	/** The session is known to be over (a child whose parent call returned). */
+	sessionOver?: boolean;
+	/** Key namespace (child transcripts use `d:<toolUseId>/`). */
+	keyPrefix?: string;
+	/** Recursion depth guard for nested subagents. */
+	depth?: number;
+}
+
+const MAX_DEPTH = 6;
+
+/** Token usage of one turn, counted once per API message (message.id, else the line's uuid). */
+export function turnUsage(atoms: Atom[]): UsageTotals | null {
+	const byMessage = new Map<string, Record<string, unknown>>();
+	for (const a of atoms) {
+		if (a.type !== 'assistant' || !isRecord(a.message?.usage)) continue;
+		// Lines of one response repeat the usage; the last one carries the final output count.
+		byMessage.set(a.messageId ?? a.uuid ?? `${a.t}`, a.message.usage as Record<string, unknown>);
+	}
+	if (!byMessage.size) return null;
+	const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+	const t: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, messages: byMessage.size };
+	for (const u of byMessage.values()) {
+		t.inputTokens += n(u.input_tokens);
+		t.outputTokens += n(u.output_tokens);
+		t.cacheReadTokens += n(u.cache_read_input_tokens);
+		t.cacheCreationTokens += n(u.cache_creation_input_tokens);
+	}
+	return t;
+}
+
+/** Raw items for unknown records, placed by time among the atom items (they end runs like any row). */
+function mergeRaw(items: Item[], metadata: MetadataLine[] | undefined, keyPrefix: string, lastTurn: number): Item[] {
+	const raws = (metadata ?? []).filter((m) => m.value !== undefined);
+	if (!raws.length) return items;
+	const out: Item[] = [];
+	let r = 0;
+	const rawItem = (m: MetadataLine, turnIndex: number): Item => {
+		const row: RawRow = {
+			key: `${keyPrefix}r:${m.file}:${m.line}`,
+			kind: 'raw',
+			atomUuid: m.uuid ?? '',
+			atomUuids: m.uuid ? [m.uuid] : [],
+			turnIndex,
+			ms: typeof m.t === 'number' ? m.t * 1000 : null,
+			defaultOpen: false,
+			title: `Unrecognized record: ${m.type}`,
+			json: toJson(m.value)
+		};
+		return { type: 'raw', turnIndex, status: null, messageId: null, row };
+	};
+	for (const it of items) {
+		while (r < raws.length && typeof raws[r].t === 'number' && it.row.ms !== null && (raws[r].t as number) * 1000 < it.row.ms) {
+			out.push(rawItem(raws[r++], it.turnIndex));
+		}
+		out.push(it);
+	}
+	while (r < raws.length) out.push(rawItem(raws[r++], Math.max(0, lastTurn)));
+	return out;
+}
+
+/**
+ * Grouped top-level rows of a session. `children` maps a Task/Agent tool_use id to its parsed
+ * subagent transcript; a delegation row carries that child's rows inline.
+ */
+export function buildChatRows(session: Session, children: Record<string, ChildLike> = {}, opts: ChatRowOptions = {}): ChatRow[] {
+	const depth = opts.depth ?? 0;
+	const keyPrefix = opts.keyPrefix ?? '';
+	const items = buildItems(session, {
+		keyPrefix,
+		sessionOver: opts.sessionOver ?? false,
+		childSteps: (id) => {
+			const c = Object.prototype.hasOwnProperty.call(children, id) ? children[id] : undefined;
+			return c ? countToolCalls(c.result.session) : null;
+		},
+		childRows: (id, parentOver) => {
+			const c = Object.prototype.hasOwnProperty.call(children, id) ? children[id] : undefined;
+			if (!c || depth >= MAX_DEPTH) return null;
+			return buildChatRows(c.result.session, children, {
+				metadata: c.result.metadata,
+				sessionOver: parentOver,
+				keyPrefix: `${keyPrefix}d:${id}/`,
+				depth: depth + 1
+			});
+		}
+	});
+	const rows = groupItems(mergeRaw(items, opts.metadata, keyPrefix, session.turns.length - 1));
+	// Each turn's usage rides on its last row.
+	const lastRowOfTurn = new Map<number, number>();
+	rows.forEach((r, i) => lastRowOfTurn.set(r.turnIndex, i));
+	for (const [ti, i] of lastRowOfTurn) {
+		const turn = session.turns[ti];
+		const u = turn ? turnUsage(turn.atoms) : null;
+		if (u) rows[i] = { ...rows[i], turnUsage: u };
+	}
+	return rows;
+}
+
+function textLines(s: string, width = 90): number {
+	let n = 0;
+	for (const line of s.split('\n', 400)) n += Math.max(1, Math.ceil(line.length / width));
+	return n;
+}
+
+/** Estimated collapsed height in px, so the list can be laid out before rows are measured. */
+export function estimateHeight(row: ChatRow): number {
+	let h: number;
+	switch (row.kind) {
+		case 'user':
+			h = 48 + Math.min(textLines(row.text), 6) * 21 + (row.images.length ? 96 : 0);
+			break;
+		case 'assistant':
+			h = 24 + Math.min(textLines(row.text), 400) * 22;
+			break;
+		case 'question':
+			h = 56 + row.questions.reduce((s, q) => s + 28 + q.options.length * 26, 0);
+			break;
+		case 'approval':
+			h = 64 + Math.min(textLines(row.plan), 12) * 21;
+			break;
+		case 'error':
+			h = 52 + Math.min(textLines(row.text), 4) * 20;
+			break;
+		case 'delegation':
+			h = 64;
+			break;
+		case 'compaction':
+			h = 44;
+			break;
+		default:
+			h = 38;
+	}
+	return h + (row.turnUsage ? 20 : 0);
+}
+
+function previewOf(row: ChatRow): string {
+	switch (row.kind) {
+		case 'user':
+			return firstLine(row.command ? row.text : row.text) || (row.images.length ? '[image]' : '');
+		case 'assistant':
+			return firstLine(row.text);
+		case 'thinking':
+			return row.state === 'text' ? firstLine(row.preview) : 'Thought (hidden)';
+		case 'tool':
+			return firstLine(row.call.title);
+		case 'tool-group':
+			return row.summary;
+		case 'delegation':
+			return firstLine(row.description);
+		case 'question':
+			return firstLine(row.questions[0]?.question ?? 'Question');
+		case 'approval':
+			return firstLine(row.plan) || 'Plan';
+		case 'compaction':
+			return 'Context compacted';
+		case 'error':
+			return firstLine(row.text);
+		case 'notice':
+			return firstLine(row.title);
+		case 'raw':
+			return firstLine(row.title);
+	}
+}
+
+export function rowIndexOf(row: ChatRow): RowIndexEntry {
+	return {
+		key: row.key,
+		kind: row.kind,
+		atomUuid: row.atomUuid,
+		turnIndex: row.turnIndex,
+		estHeight: estimateHeight(row),
+		preview: previewOf(row),
+		defaultOpen: row.defaultOpen,
+		ms: row.ms
+	};
+}
+
+/** uuid → index of the top-level row containing that atom (for landings). */
+export function atomRowMap(rows: ChatRow[]): Record<string, number> {
+	const out: Record<string, number> = Object.create(null) as Record<string, number>;
+	rows.forEach((r, i) => {
+		for (const u of r.atomUuids) if (!Object.prototype.hasOwnProperty.call(out, u)) out[u] = i;
+	});
+	return out;
+}
+
+/** Index of the row containing `uuid`, or -1 (the caller says "not found" rather than landing near). */
+export function findRowIndex(rows: ChatRow[], uuid: string): number {
+	for (let i = 0; i < rows.length; i++) if (rows[i].atomUuids.includes(uuid)) return i;
+	return -1;
+}
+
+export { atomMs };

@@ -1,0 +1,444 @@
+// Timeline layout as plain data: lanes (one per session) on one shared, broken time axis; one bar
+// per segment from its input to its LAST NON-IDLE atom (the reference draws through idle time —
+// a regression we do not copy); idle spans from the state log as gaps; prompt dots coloured by
+// author class; compaction markers; subagent delegations as thin sub-bars. Everything here is
+// structured-cloneable (arrays, plain objects, numbers, strings) so the worker can compute it and
+// the main thread only draws it. All times are epoch milliseconds.
+//
+// Click targets (event-model reference §5.3): a bar lands on the segment's REPLY — the last
+// assistant atom of the segment whose text blocks are non-empty (API-error atoms excluded) —
+// else its first WORK atom — the first non-error assistant atom with text or a tool_use block —
+// else its trigger. A trigger-less segment (autonomous work, a compaction) uses its first atom
+// with a uuid as the trigger stand-in ("anchor"). A dot lands on the trigger.
+
+import type { Atom, Author, Session, Turn } from '../../model/index.ts';
+import { segmentsOf } from '../../model/index.ts';
+import { buildAxis, type AxisOptions, type TimelineAxis } from './axis.ts';
+import { promptGist } from './gist.ts';
+
+export type AuthorClass = 'human' | 'sdk' | 'peer' | 'romp' | 'teammate' | 'system' | 'none';
+export type TargetKind = 'reply' | 'work' | 'trigger' | 'anchor';
+
+/** What the layout needs of a subagent transcript (ingest's ChildTranscript fits this shape). */
+export interface ChildActivity {
+	agentType?: string | null;
+	description?: string | null;
+	result: { session: Session };
+}
+
+export interface LaneInput {
+	key: string;
+	label: string;
+	session: Session;
+	/** Subagent transcripts keyed by the Task / Agent tool_use id. */
+	children?: Record<string, ChildActivity>;
+}
+
+export type LayoutOptions = AxisOptions;
+
+export interface TimelineLane {
+	key: string;
+	label: string;
+	index: number;
+	/** First / last activity on the lane (ms), null when it has none. */
+	t0: number | null;
+	t1: number | null;
+	/** Range [barStart, barEnd) of this lane's bars in layout.bars (sorted by t0). */
+	barStart: number;
+	barEnd: number;
+}
+
+export interface TimelineBar {
+	/** Index in layout.bars (unique; segment ids can repeat, see conformance README). */
+	index: number;
+	segmentId: string;
+	turnId: string;
+	laneKey: string;
+	lane: number;
+	t0: number;
+	t1: number;
+	/** Idle spans inside [t0, t1] (state-log idle atoms of this segment), drawn as holes. */
+	gaps: [number, number][];
+	target: string | null;
+	targetKind: TargetKind | null;
+	replyUuid: string | null;
+	workUuid: string | null;
+	triggerUuid: string | null;
+	author: AuthorClass;
+	gist: string;
+	/** Non-idle atoms in the segment. */
+	atoms: number;
+	compaction: boolean;
+}
+
+export interface TimelineDot {
+	bar: number;
+	segmentId: string;
+	laneKey: string;
+	lane: number;
+	t: number;
+	triggerUuid: string;
+	author: AuthorClass;
+	/** romp auto-nudge. */
+	auto: boolean;
+	/** Slash command name ("/usage") when the input is a command atom. */
+	command: string | null;
+	absorbed: boolean;
+	gist: string;
+}
+
+export interface TimelineSubBar {
+	bar: number;
+	laneKey: string;
+	lane: number;
+	toolUseId: string;
+	t0: number;
+	t1: number;
+	label: string;
+	callUuid: string | null;
+	resultUuid: string | null;
+	/** false when neither a result nor a child transcript ends it (drawn to the bar's end). */
+	finished: boolean;
+}
+
+export interface TimelineIdle {
+	laneKey: string;
+	lane: number;
+	t0: number;
+	t1: number;
+}
+
+export interface TimelineMarker {
+	kind: 'compaction';
+	laneKey: string;
+	lane: number;
+	t: number;
+	uuid: string | null;
+	trigger: string | null;
+	preTokens: number | null;
+}
+
+export interface TimelineLayout {
+	lanes: TimelineLane[];
+	bars: TimelineBar[];
+	dots: TimelineDot[];
+	subBars: TimelineSubBar[];
+	idle: TimelineIdle[];
+	markers: TimelineMarker[];
+	axis: TimelineAxis;
+}
+
+const DELEGATION_TOOLS = new Set(['Task', 'Agent']);
+
+/** Epoch ms of an atom: full precision in viewer mode, else whole seconds. */
+export function atomMs(a: Atom): number {
+	return typeof a.ms === 'number' && Number.isFinite(a.ms) ? a.ms : a.t * 1000;
+}
+
+export function authorClass(author: Author | null | undefined): AuthorClass {
+	if (author == null) return 'none';
+	if (typeof author === 'object') return 'peer';
+	return author;
+}
+
+/** Text blocks of an atom joined by newlines (lines matter for the gist). */
+export function atomText(a: Atom): string {
+	const content = a.message?.content;
+	if (!Array.isArray(content)) return '';
+	return content
+		.filter((b) => b.type === 'text' && typeof b.text === 'string')
+		.map((b) => b.text as string)
+		.join('\n')
+		.trim();
+}
+
+function hasBlock(a: Atom, type: string): boolean {
+	const content = a.message?.content;
+	if (!Array.isArray(content)) return false;
+	for (const b of content) if (b.type === type) return true;
+	return false;
+}
+
+/** Whether any text block has non-blank text (cheaper than building the text). */
+function hasText(a: Atom): boolean {
+	const content = a.message?.content;
+	if (!Array.isArray(content)) return false;
+	for (const b of content) if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '') return true;
+	return false;
+}
+
+function isOpener(a: Atom): boolean {
+	if (a.type !== 'user') return false;
+	const c = authorClass(a.author);
+	return c === 'human' || c === 'sdk' || c === 'romp' || c === 'peer';
+}
+
+/** The gist shown for a segment: its prompt, else what the segment is. */
+function segmentGist(input: Atom | null, atoms: Atom[]): string {
+	if (input) {
+		const g = promptGist(atomText(input));
+		if (g) return g;
+		return hasBlock(input, 'image') ? '(image)' : '(no text)';
+	}
+	const boundary = atoms.find((a) => a.subtype === 'compact_boundary');
+	if (boundary) {
+		const trig = boundary.compact_metadata?.trigger;
+		return trig ? `Context compacted (${trig})` : 'Context compacted';
+	}
+	for (const a of atoms) {
+		if (a.type === 'assistant') {
+			const g = promptGist(atomText(a));
+			if (g) return g;
+		}
+	}
+	return 'Autonomous work';
+}
+
+interface ToolResultAt {
+	uuid: string | null;
+	ms: number;
+}
+
+/** tool_use id → the first atom carrying its tool_result, over the whole session. */
+function indexToolResults(session: Session): Map<string, ToolResultAt> {
+	const out = new Map<string, ToolResultAt>();
+	for (const turn of session.turns) {
+		for (const a of turn.atoms) {
+			if (a.type !== 'user' || !Array.isArray(a.message?.content)) continue;
+			for (const b of a.message.content) {
+				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.has(b.tool_use_id)) {
+					out.set(b.tool_use_id, { uuid: a.uuid, ms: atomMs(a) });
+				}
+			}
+		}
+	}
+	return out;
+}
+
+/** First and last non-idle atom times of a child transcript, or null. */
+function childSpan(child: ChildActivity | undefined): [number, number] | null {
+	let lo = Infinity;
+	let hi = -Infinity;
+	for (const turn of child?.result?.session?.turns ?? []) {
+		for (const a of turn.atoms) {
+			if (a.type === 'idle') continue;
+			const ms = atomMs(a);
+			if (ms < lo) lo = ms;
+			if (ms > hi) hi = ms;
+		}
+	}
+	return lo <= hi ? [lo, hi] : null;
+}
+
+function str(v: unknown): string | null {
+	return typeof v === 'string' && v.trim() ? v.trim() : null;
+}
+
+/** One lane's pieces; `index` / `bar` fields hold lane-local bar numbers until the lane is sorted. */
+interface LaneBuild {
+	bars: TimelineBar[];
+	dots: TimelineDot[];
+	subBars: TimelineSubBar[];
+	idle: TimelineIdle[];
+	markers: TimelineMarker[];
+}
+
+function layoutSegment(
+	out: LaneBuild,
+	lane: LaneInput,
+	laneIndex: number,
+	turn: Turn,
+	seg: { id: string; trigger: string | null; start: number; stop: number },
+	results: Map<string, ToolResultAt>
+): void {
+	const atoms = turn.atoms;
+	const work: Atom[] = [];
+	for (let i = seg.start; i < seg.stop; i++) if (atoms[i].type !== 'idle') work.push(atoms[i]);
+	if (work.length === 0) return; // an idle-only stretch: no bar, its idle span is drawn anyway
+	let t0 = Infinity;
+	let t1 = -Infinity;
+	let input: Atom | null = null;
+	let reply: Atom | null = null;
+	let workAtom: Atom | null = null;
+	for (const a of work) {
+		const ms = atomMs(a);
+		if (ms < t0) t0 = ms;
+		if (ms > t1) t1 = ms;
+		if (!input && (seg.trigger != null ? a.uuid === seg.trigger : isOpener(a))) input = a;
+		if (a.type === 'assistant' && !a.isApiError && a.uuid) {
+			const text = hasText(a);
+			if (text) reply = a;
+			if (!workAtom && (text || hasBlock(a, 'tool_use'))) workAtom = a;
+		}
+	}
+	const anchor = input?.uuid ?? (seg.trigger == null ? (work.find((a) => a.uuid)?.uuid ?? null) : seg.trigger);
+	const target = reply?.uuid ?? workAtom?.uuid ?? anchor;
+	const targetKind: TargetKind | null = reply
+		? 'reply'
+		: workAtom
+			? 'work'
+			: anchor
+				? input || seg.trigger
+					? 'trigger'
+					: 'anchor'
+				: null;
+	const author = input ? authorClass(input.author) : 'none';
+	const gist = segmentGist(input, work);
+
+	const gaps: [number, number][] = [];
+	for (let i = seg.start; i < seg.stop; i++) {
+		const a = atoms[i];
+		if (a.type !== 'idle') continue;
+		const g0 = Math.max(t0, a.t * 1000);
+		const g1 = Math.min(t1, (a.end ?? a.t) * 1000);
+		if (g1 > g0) gaps.push([g0, g1]);
+	}
+
+	const local = out.bars.length;
+	out.bars.push({
+		index: local,
+		segmentId: seg.id,
+		turnId: turn.id,
+		laneKey: lane.key,
+		lane: laneIndex,
+		t0,
+		t1,
+		gaps,
+		target,
+		targetKind,
+		replyUuid: reply?.uuid ?? null,
+		workUuid: workAtom?.uuid ?? null,
+		triggerUuid: seg.trigger ?? input?.uuid ?? null,
+		author,
+		gist,
+		atoms: work.length,
+		compaction: work.some((a) => a.subtype === 'compact_boundary')
+	});
+
+	if (input?.uuid) {
+		out.dots.push({
+			bar: local,
+			segmentId: seg.id,
+			laneKey: lane.key,
+			lane: laneIndex,
+			t: atomMs(input),
+			triggerUuid: input.uuid,
+			author,
+			auto: input.rompAuto === true,
+			command: typeof input.command === 'string' ? input.command : null,
+			absorbed: input.absorbed === true,
+			gist
+		});
+	}
+
+	for (const a of work) {
+		if (a.subtype === 'compact_boundary') {
+			const pre = a.compact_metadata?.pre_tokens;
+			out.markers.push({
+				kind: 'compaction',
+				laneKey: lane.key,
+				lane: laneIndex,
+				t: atomMs(a),
+				uuid: a.uuid,
+				trigger: a.compact_metadata?.trigger ?? null,
+				preTokens: typeof pre === 'number' ? pre : null
+			});
+		}
+		if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
+		for (const b of a.message.content) {
+			if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+			const child = lane.children?.[b.id];
+			if (!child && !DELEGATION_TOOLS.has(String(b.name))) continue;
+			const call = atomMs(a);
+			const res = results.get(b.id);
+			const cs = childSpan(child);
+			const s0 = Math.min(call, cs?.[0] ?? call);
+			const s1 = Math.max(res?.ms ?? call, cs?.[1] ?? call);
+			const args = (b.input ?? {}) as Record<string, unknown>;
+			out.subBars.push({
+				bar: local,
+				laneKey: lane.key,
+				lane: laneIndex,
+				toolUseId: b.id,
+				t0: s0,
+				t1: res || cs ? s1 : Math.max(s1, t1),
+				label:
+					str(child?.description) ??
+					str(args.description) ??
+					str(child?.agentType) ??
+					str(args.subagent_type) ??
+					'Subagent',
+				callUuid: a.uuid,
+				resultUuid: res?.uuid ?? null,
+				finished: Boolean(res || cs)
+			});
+		}
+	}
+}
+
+function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
+	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
+	const session = lane.session;
+	const results = indexToolResults(session);
+	for (const turn of session.turns) {
+		for (const a of turn.atoms) {
+			if (a.type === 'idle' && typeof a.end === 'number' && a.end > a.t) {
+				out.idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
+			}
+		}
+		for (const seg of segmentsOf(turn, session.rompUuid)) layoutSegment(out, lane, laneIndex, turn, seg, results);
+	}
+	out.idle.sort((x, y) => x.t0 - y.t0);
+	return out;
+}
+
+/** Lays out several sessions on one shared, broken time axis. */
+export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions = {}): TimelineLayout {
+	const layout: TimelineLayout = { lanes: [], bars: [], dots: [], subBars: [], idle: [], markers: [], axis: buildAxis([]) };
+	const activity: [number, number][] = [];
+
+	lanes.forEach((lane, li) => {
+		const built = layoutLane(lane, li);
+		// Sort the lane's bars by start, remembering where each local bar went.
+		// Sort the lane's bars by start (stable), then renumber them and what points at them.
+		const barStart = layout.bars.length;
+		const sorted = built.bars.slice().sort((x, y) => x.t0 - y.t0 || x.index - y.index);
+		const globalOf = new Array<number>(sorted.length);
+		for (const bar of sorted) {
+			globalOf[bar.index] = layout.bars.length;
+			bar.index = layout.bars.length;
+			layout.bars.push(bar);
+		}
+		for (const d of built.dots) {
+			d.bar = globalOf[d.bar];
+			layout.dots.push(d);
+		}
+		for (const sb of built.subBars) {
+			sb.bar = globalOf[sb.bar];
+			layout.subBars.push(sb);
+		}
+		layout.idle.push(...built.idle);
+		layout.markers.push(...built.markers);
+
+		let t0: number | null = null;
+		let t1: number | null = null;
+		for (let i = barStart; i < layout.bars.length; i++) {
+			const b = layout.bars[i];
+			activity.push([b.t0, b.t1]);
+			t0 = t0 === null ? b.t0 : Math.min(t0, b.t0);
+			t1 = t1 === null ? b.t1 : Math.max(t1, b.t1);
+		}
+		for (const s of built.subBars) activity.push([s.t0, s.t1]);
+		for (const m of built.markers) activity.push([m.t, m.t]);
+		layout.lanes.push({ key: lane.key, label: lane.label, index: li, t0, t1, barStart, barEnd: layout.bars.length });
+	});
+
+	layout.dots.sort((x, y) => x.lane - y.lane || x.t - y.t);
+	layout.axis = buildAxis(activity, opts);
+	return layout;
+}
+
+/** The bar with this segment id on this lane (first match), or null. */
+export function findBar(layout: TimelineLayout, segmentId: string, laneKey?: string): TimelineBar | null {
+	return layout.bars.find((b) => b.segmentId === segmentId && (laneKey === undefined || b.laneKey === laneKey)) ?? null;
+}

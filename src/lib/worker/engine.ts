@@ -1,0 +1,137 @@
+// The parse engine: owns every loaded session and answers the page's questions about them
+// (chat row index, rows by range, timeline layout, where an atom is). It runs inside the
+// worker (parse.worker.ts exposes it with comlink) and, when a worker cannot start, on the
+// main thread: the same code either way. A new load supersedes the one in flight: the older
+// load's AbortController is aborted, so it stops between chunks and its result is dropped.
+import { segmentsOf } from '../model/index.ts';
+import { loadSessions, loadText } from '../ingest/load-files.ts';
+import type { LoadedSession } from '../ingest/types.ts';
+import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
+import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
+
+const ISSUES_SENT = 200;
+
+interface Entry {
+  loaded: LoadedSession;
+  rows: ChatRow[] | null;
+}
+
+export class Engine {
+  #sessions = new Map<string, Entry>();
+  #generation = 0;
+  #abort: AbortController | null = null;
+
+  /** Parses files (or pasted text) into sessions, replacing what was loaded before. */
+  async load(
+    generation: number,
+    input: { files: InputFile[] } | { text: string; name: string },
+    onProgress?: (p: LoadProgress) => void
+  ): Promise<LoadOutcome> {
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#generation = generation;
+    const started = performance.now();
+    try {
+      const out =
+        'files' in input
+          ? await loadSessions(input.files, {
+              signal: abort.signal,
+              onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.bytesRead, started) }))
+            })
+          : await loadText(input.name, input.text);
+      if (abort.signal.aborted || generation !== this.#generation) {
+        return { ok: false, generation, superseded: true, message: 'A newer load replaced this one.' };
+      }
+      // A load that found no session leaves the open ones in place (the page says why).
+      if (out.sessions.length) this.#sessions = new Map(out.sessions.map((s) => [s.key, { loaded: s, rows: null }]));
+      return {
+        ok: true,
+        generation,
+        sessions: out.sessions.map(summarize),
+        unknown: out.unknown,
+        issues: out.issues.slice(0, ISSUES_SENT),
+        ms: performance.now() - started
+      };
+    } catch (e) {
+      const superseded = abort.signal.aborted || generation !== this.#generation;
+      return { ok: false, generation, superseded, message: superseded ? 'A newer load replaced this one.' : messageOf(e) };
+    }
+  }
+
+  /** The compact row index of one session's chat (built once, kept). */
+  chatIndex(key: string): ChatIndex | null {
+    const rows = this.#rows(key);
+    return rows ? { sessionKey: key, rows: rows.map(rowIndexOf) } : null;
+  }
+
+  /** Full rows [from, to) of one session's chat, for the rows about to be drawn. */
+  chatRows(key: string, from: number, to: number): ChatRow[] {
+    return this.#rows(key)?.slice(Math.max(0, from), Math.max(from, to)) ?? [];
+  }
+
+  /** The row holding an atom (a landing target), or -1 when no row holds it. */
+  findAtomRow(key: string, atomUuid: string): number {
+    const rows = this.#rows(key);
+    if (!rows) return -1;
+    return rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+  }
+
+  /** One shared timeline for the given sessions (all loaded sessions when keys is empty). */
+  timeline(keys: string[]): TimelineLayout {
+    const picked = keys.length ? keys.map((k) => this.#sessions.get(k)).filter((e) => !!e) : [...this.#sessions.values()];
+    return layoutTimeline(
+      picked.map(({ loaded }) => ({
+        key: loaded.key,
+        label: loaded.title,
+        session: loaded.result.session,
+        children: loaded.children
+      }))
+    );
+  }
+
+  /** Issues of one session, for the issues panel (all of them, capped for sanity). */
+  issues(key: string, limit = 5000) {
+    return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
+  }
+
+  #rows(key: string): ChatRow[] | null {
+    const entry = this.#sessions.get(key);
+    if (!entry) return null;
+    entry.rows ??= buildChatRows(entry.loaded.result.session, entry.loaded.children, {
+      metadata: entry.loaded.result.metadata
+    });
+    return entry.rows;
+  }
+}
+
+function summarize(s: LoadedSession): SessionSummary {
+  const { session } = s.result;
+  let atoms = 0;
+  let segments = 0;
+  for (const turn of session.turns) {
+    atoms += turn.atoms.length;
+    segments += segmentsOf(turn, session.rompUuid).length;
+  }
+  return {
+    key: s.key,
+    meta: s.meta,
+    files: s.files,
+    turns: session.turns.length,
+    atoms,
+    segments,
+    issues: s.issues.slice(0, ISSUES_SENT),
+    issueCount: s.issues.length,
+    accounting: s.result.accounting
+  };
+}
+
+function mbPerSec(bytes: number, started: number): number {
+  const s = (performance.now() - started) / 1000;
+  return s > 0 ? bytes / 1e6 / s : 0;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,19 @@
+// The parse worker: a thin comlink shell over the engine (ingest + model + view). Nothing else
+// lives here, so the same engine runs on the main thread when a worker cannot start.
+import * as Comlink from 'comlink';
+import { Engine } from './engine.ts';
+
+const engine = new Engine();
+
+const api = {
+  load: engine.load.bind(engine),
+  chatIndex: engine.chatIndex.bind(engine),
+  chatRows: engine.chatRows.bind(engine),
+  findAtomRow: engine.findAtomRow.bind(engine),
+  timeline: engine.timeline.bind(engine),
+  issues: engine.issues.bind(engine)
+};
+
+export type ParseWorkerApi = typeof api;
+
+Comlink.expose(api);

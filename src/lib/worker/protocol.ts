@@ -1,0 +1,48 @@
+// The boundary between the page and the parse worker, in one file: what a load sends, what
+// progress and results come back, and the compact per-session index the main thread keeps.
+// Everything here is plain structured-cloneable data. Expected failures (a file that is not a
+// transcript, a superseded load) come back as values; exceptions are for bugs only.
+import type { Issue } from '../model/index.ts';
+import type { ClassifiedFile, SessionMeta } from '../ingest/types.ts';
+import type { ChatRow, RowIndexEntry } from '../view/chat/index.ts';
+import type { TimelineLayout } from '../view/timeline/layout.ts';
+
+export interface InputFile {
+  /** Path relative to what was dropped (webkitRelativePath), or the file name. */
+  path: string;
+  blob: Blob;
+}
+
+export interface LoadProgress {
+  file: string;
+  bytesRead: number;
+  bytesTotal: number;
+  lines: number;
+  /** Throughput since the load started, MB/s. */
+  mbPerSec: number;
+}
+
+/** What the main thread keeps of one loaded session: counts, identity, no atoms. */
+export interface SessionSummary {
+  key: string;
+  meta: SessionMeta;
+  files: ClassifiedFile[];
+  turns: number;
+  atoms: number;
+  segments: number;
+  /** First issues (capped); `issueCount` has the total. */
+  issues: Issue[];
+  issueCount: number;
+  accounting: { lines: number; atoms: number; offPath: number; metadata: number; issues: number };
+}
+
+export type LoadOutcome =
+  | { ok: true; generation: number; sessions: SessionSummary[]; unknown: ClassifiedFile[]; issues: Issue[]; ms: number }
+  | { ok: false; generation: number; superseded: boolean; message: string };
+
+export interface ChatIndex {
+  sessionKey: string;
+  rows: RowIndexEntry[];
+}
+
+export type { ChatRow, RowIndexEntry, TimelineLayout };

@@ -1,0 +1,80 @@
+// Offline support: precaches the built app so that after one visit Loupe loads with the network
+// off (cached sessions then reopen from IndexedDB, see src/lib/store). SvelteKit bundles this file
+// to <base>/service-worker.js and registers it from index.html.
+//
+// Strategy, kept deliberately small:
+// - install: cache this version's app shell (JS/CSS chunks, static files, the prerendered index);
+// - activate: delete caches of older versions of *this* deployment only (a shared origin such as
+//   user.github.io may host other apps' caches), then take control of open pages;
+// - fetch: same-origin GETs of precached files are served cache-first (their names are content-
+//   hashed or versioned with the cache); page navigations go network-first and fall back to the
+//   cached index offline. Everything else, above all cross-origin `?src=` transcripts and any
+//   non-GET, is left to the browser and never cached.
+//
+// The cached index is never replaced by a live navigation response: it must stay the one that
+// names the chunks in this same cache, or an offline load would reference files we do not have.
+
+/// <reference types="@sveltejs/kit" />
+/// <reference no-default-lib="true"/>
+/// <reference lib="esnext" />
+/// <reference lib="webworker" />
+
+import { base, build, files, prerendered, version } from '$service-worker';
+
+const sw = self as unknown as ServiceWorkerGlobalScope;
+
+/** Scoped by base path so two deployments on one origin never delete each other's caches. */
+const CACHE_PREFIX = `loupe-${base}-`;
+const CACHE = `${CACHE_PREFIX}${version}`;
+const INDEX = `${base}/`;
+const PRECACHE = [...new Set([...build, ...files, ...prerendered, INDEX])];
+const PRECACHED = new Set(PRECACHE);
+
+sw.addEventListener('install', (event) => {
+  // skipWaiting: a static viewer has no server state to keep in step, so the new version may take
+  // over at once; pages already open keep their loaded code and fetch anything else from the network.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => sw.skipWaiting()));
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(CACHE_PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      // Control the first-visit page too, so its later chunk loads are already served offline-safe.
+      await sw.clients.claim();
+    })()
+  );
+});
+
+sw.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== sw.location.origin) return; // ?src= transcripts and other hosts: never cached
+
+  if (request.mode === 'navigate') {
+    event.respondWith(networkFirstPage(request));
+  } else if (PRECACHED.has(url.pathname)) {
+    event.respondWith(cacheFirst(request, url.pathname));
+  }
+});
+
+async function cacheFirst(request: Request, pathname: string): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  return (await cache.match(pathname)) ?? fetch(request);
+}
+
+/** Online: the live page (fresh deploys show up at once). Offline: the cached shell, whatever the
+ *  query string (`?src=…`) or the path under base, since the app is a single page. */
+async function networkFirstPage(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (err) {
+    const cache = await caches.open(CACHE);
+    const cached = (await cache.match(request, { ignoreSearch: true })) ?? (await cache.match(INDEX));
+    if (cached) return cached;
+    throw err;
+  }
+}
