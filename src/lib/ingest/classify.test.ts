@@ -44,6 +44,7 @@ describe('classifyFile: synthetic table', () => {
 		['meta sidecar', 's1/subagents/agent-abc.meta.json', '{"agentType":"general-purpose","description":"d"}', 'subagent-meta', null],
 		['meta that is not JSON', 's1/subagents/agent-abc.meta.json', 'nope', 'unknown', /not valid JSON/],
 		['JSONL of non-transcript objects', 'p/x.jsonl', jsonl([{ a: 1 }, { b: 2 }]), 'unknown', /not a Claude Code transcript/],
+		['workflow journal', 's1/subagents/workflows/r1/journal.jsonl', jsonl([{ type: 'started', sessionId: 's1', t: 1 }, { type: 'result', sessionId: 's1' }]), 'unknown', /side file of a subagent run/],
 		['web export', 'p/sample.json', JSON.stringify({ loglines: [{ type: 'user', message: { content: 'x' } }] }, null, 2), 'transcript', /web export/]
 	];
 	it.each(cases)('%s', (_name, path, text, kind, reason) => {

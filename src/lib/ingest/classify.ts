@@ -176,6 +176,10 @@ function classifyTranscript(p: string, recs: Obj[], bytes: number): ClassifiedFi
 	const lineSession = recs.map((r) => r.sessionId).find((x): x is string => typeof x === 'string') ?? null;
 	const nameAgent = agentIdFromName(name);
 	const underSub = isUnderSubagents(p);
+	if (underSub && !nameAgent && content.length === 0) {
+		// Side files of subagent runs (workflow journal.jsonl ...) hold no conversation.
+		return unknown(p, bytes, 'a side file of a subagent run (no conversation lines), not a transcript');
+	}
 	if (underSub || (allSidechain && (lineAgent || nameAgent))) {
 		const agentId = nameAgent ?? lineAgent;
 		const reason = underSub ? undefined : nameAgent ? 'legacy root-level agent file' : 'all lines are sidechain lines of one agent';

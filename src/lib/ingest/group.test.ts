@@ -69,7 +69,17 @@ describe('groupSessions: synthetic lineages', () => {
 		const a = file('p/A.jsonl', [line('a1', null, 'A', '2026-01-01T00:00:00Z'), line('a2', 'a1', 'A', '2026-01-01T00:01:00Z')]);
 		const b = file('p/B.jsonl', [line('a1', null, 'B', '2026-01-01T00:00:00Z'), line('a2', 'a1', 'B', '2026-01-01T00:01:00Z'), line('b3', 'a2', 'B', '2026-01-03T00:00:00Z')]);
 		const { classified, summaries } = await classifyAll([b, a]);
-		expect(groupSessions(classified, summaries).plans.map((p) => p.mainFiles.map((f) => f.name))).toEqual([['A.jsonl', 'B.jsonl']]);
+		const { plans } = groupSessions(classified, summaries);
+		// A is wholly replayed by B: part of the session, but not fed to the model twice.
+		expect(plans.map((p) => [p.mainFiles.map((f) => f.name), p.replayed.map((f) => f.name)])).toEqual([[['B.jsonl'], ['A.jsonl']]]);
+	});
+
+	it('a partly replayed ancestor stays a candidate', async () => {
+		const a = file('p/A.jsonl', [line('a1', null, 'A', '2026-01-01T00:00:00Z'), line('a2', 'a1', 'A', '2026-01-01T00:01:00Z'), line('a3', 'a2', 'A', '2026-01-01T00:02:00Z')]);
+		const b = file('p/B.jsonl', [line('a1', null, 'B', '2026-01-01T00:00:00Z'), line('b2', 'a1', 'B', '2026-01-03T00:00:00Z')]);
+		const { classified, summaries } = await classifyAll([b, a]);
+		const { plans } = groupSessions(classified, summaries);
+		expect(plans.map((p) => [p.mainFiles.map((f) => f.name), p.replayed])).toEqual([[['A.jsonl', 'B.jsonl'], []]]);
 	});
 
 	it('two branches from one file give two sessions that share the prefix; unrelated files stay apart', async () => {

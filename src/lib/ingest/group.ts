@@ -99,6 +99,14 @@ function ancestorsOf(leaf: number, edges: Set<number>[]): Set<number> {
 	return seen;
 }
 
+/** Every uuid of `n` (it has some) also appears in one of `later`. */
+function isReplayed(n: Node, later: Node[]): boolean {
+	const own = n.sum?.uuids;
+	if (!own || own.size === 0) return false;
+	for (const u of own) if (!later.some((m) => m.sum?.uuids.has(u))) return false;
+	return true;
+}
+
 /** The ids a main file answers to: its stem, its classified session id, the sessionIds on its lines. */
 function idsOf(file: ClassifiedFile, sum: FileSummary | undefined): Set<string> {
 	const ids = new Set<string>([stemOf(file.path)]);
@@ -122,10 +130,21 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 		if (edges[n.index].size > 0) continue; // an ancestor of another file: not a leaf
 		const anc = [...ancestorsOf(n.index, edges)].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
 		// The leaf goes last even if a cycle put it elsewhere.
-		const mainIdx = [...anc.filter((i) => i !== n.index), n.index];
-		plans.push({ key: stemOf(n.file.path), mainFiles: mainIdx.map((i) => nodes[i].file), states: null, postal: null, subagents: [] });
+		const chainIdx = [...anc.filter((i) => i !== n.index), n.index];
+		// An ancestor whose every line a later file replays (same uuids) adds nothing but
+		// duplicate-uuid noise: it is kept out of the model's input and listed as replayed.
+		const replayed = new Set(chainIdx.filter((i, at) => i !== n.index && isReplayed(nodes[i], chainIdx.slice(at + 1).map((j) => nodes[j]))));
+		const mainIdx = chainIdx.filter((i) => !replayed.has(i));
+		plans.push({
+			key: stemOf(n.file.path),
+			mainFiles: mainIdx.map((i) => nodes[i].file),
+			replayed: chainIdx.filter((i) => replayed.has(i)).map((i) => nodes[i].file),
+			states: null,
+			postal: null,
+			subagents: []
+		});
 		const ids = new Set<string>();
-		for (const i of mainIdx) idsOf(nodes[i].file, nodes[i].sum).forEach((x) => ids.add(x));
+		for (const i of chainIdx) idsOf(nodes[i].file, nodes[i].sum).forEach((x) => ids.add(x));
 		planIds.push(ids);
 		leafIds.push(idsOf(n.file, n.sum));
 	}
@@ -154,7 +173,7 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 		const targets = plansFor(sub.sessionId);
 		if (targets.length === 0) {
 			// No parent in the drop: the subagent is shown as a session of its own.
-			plans.push({ key: stemOf(sub.path), mainFiles: [sub], states: null, postal: null, subagents: [], standalone: 'subagent' });
+			plans.push({ key: stemOf(sub.path), mainFiles: [sub], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' });
 			planIds.push(new Set([stemOf(sub.path)]));
 			leafIds.push(new Set([stemOf(sub.path)]));
 			if (entry.meta) plans[plans.length - 1].subagentMeta = entry.meta;

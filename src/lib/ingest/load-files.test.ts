@@ -14,7 +14,7 @@ const row = (uuid: string, parentUuid: string | null, ts: string, type = 'user',
 			? { role: 'user', content: `prompt ${uuid}` }
 			: { id: `m-${uuid}`, role: 'assistant', model: 'x', stop_reason: 'end_turn', content: [{ type: 'text', text: `reply ${uuid}` }] }
 });
-const file = (path: string, text: string | Uint8Array): InputFile => ({ path, blob: new Blob([typeof text === 'string' ? enc(text) : text]) });
+const file = (path: string, text: string | Uint8Array): InputFile => ({ path, blob: new Blob([(typeof text === 'string' ? enc(text) : text) as BlobPart]) });
 
 describe('loadSessions over the whole corpus', () => {
 	it('every data file opens into a session; only README/LICENSE files are unknown; nothing fails', async () => {
@@ -84,7 +84,7 @@ describe('loadSessions: bad files next to good ones', () => {
 	it('a state log joins its session and a resume chain loads as one session', async () => {
 		const a = file('p/A.jsonl', jsonl([row('a1', null, '2026-01-01T00:00:00Z', 'user', 'A'), row('a2', 'a1', '2026-01-01T00:00:05Z', 'assistant', 'A')]));
 		const b = file('p/B.jsonl', jsonl([row('b1', 'a2', '2026-01-02T00:00:00Z', 'user', 'B'), row('b2', 'b1', '2026-01-02T00:00:05Z', 'assistant', 'B')]));
-		const st = file('states/B.jsonl', jsonl([{ t: Date.parse('2026-01-02T00:00:06Z') / 1000, state: 'idle' }]));
+		const st = file('states/B.jsonl', jsonl([{ t: Date.parse('2026-01-02T00:00:01Z') / 1000, state: 'idle' }, { t: Date.parse('2026-01-02T00:00:03Z') / 1000, state: 'working' }]));
 		const out = await loadSessions([b, st, a]);
 		expect(out.sessions).toHaveLength(1);
 		const [s] = out.sessions;
@@ -119,7 +119,7 @@ describe('keys, progress, abort, paste', () => {
 	it('reports progress per chunk up to the file size, with line counts', async () => {
 		const big = jsonl(Array.from({ length: 3000 }, (_, i) => row(`u${i}`, i ? `u${i - 1}` : null, '2026-01-01T00:00:00Z')));
 		const seen: LoadProgress[] = [];
-		await loadSessions([file('p/S.jsonl', big)], { onProgress: (p) => seen.push(p) });
+		await loadSessions([file('p/S.jsonl', big)], { chunkBytes: 16384, onProgress: (p) => seen.push(p) });
 		expect(seen.length).toBeGreaterThan(1);
 		for (let i = 1; i < seen.length; i++) expect(seen[i].bytesRead).toBeGreaterThan(seen[i - 1].bytesRead);
 		expect(seen.at(-1)).toEqual({ file: 'p/S.jsonl', bytesRead: enc(big).length, bytesTotal: enc(big).length, lines: 3000 });
@@ -128,7 +128,7 @@ describe('keys, progress, abort, paste', () => {
 	it('an abort between chunks rejects with AbortError', async () => {
 		const big = jsonl(Array.from({ length: 3000 }, (_, i) => row(`u${i}`, null, '2026-01-01T00:00:00Z')));
 		const ac = new AbortController();
-		const run = loadSessions([file('p/S.jsonl', big)], { signal: ac.signal, onProgress: () => ac.abort() });
+		const run = loadSessions([file('p/S.jsonl', big)], { chunkBytes: 16384, signal: ac.signal, onProgress: () => ac.abort() });
 		await expect(run).rejects.toMatchObject({ name: 'AbortError' });
 	});
 

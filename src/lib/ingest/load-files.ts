@@ -64,12 +64,17 @@ export async function readFileRecords(path: string, blob: Blob, opts: LoadOption
 	let bytesRead = 0;
 	let lines = 0;
 	opts.signal?.throwIfAborted();
-	for await (const chunk of chunksOf(blob, opts.chunkBytes ?? DEFAULT_CHUNK)) {
-		opts.signal?.throwIfAborted();
-		reader.push(chunk);
-		bytesRead += chunk.length;
-		lines += countNewlines(chunk);
-		opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+	const size = opts.chunkBytes ?? DEFAULT_CHUNK;
+	for await (const big of chunksOf(blob, size)) {
+		// A platform chunk larger than chunkBytes is fed in slices, so progress stays fine-grained.
+		for (let at = 0; at < big.length; at += size) {
+			const chunk = big.length <= size ? big : big.subarray(at, at + size);
+			opts.signal?.throwIfAborted();
+			reader.push(chunk);
+			bytesRead += chunk.length;
+			lines += countNewlines(chunk);
+			opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+		}
 	}
 	opts.signal?.throwIfAborted();
 	if (bytesRead === 0) opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
@@ -143,9 +148,16 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 	// 2. Read every file that feeds a session.
 	const records = new Map<string, FileRecords>();
 	const metas = new Map<string, Obj>();
+	const overallTotal = classified.reduce((n, c) => n + (c.kind === 'unknown' ? 0 : c.bytes), 0);
+	let overallDone = 0;
+	const perFile: LoadOptions = {
+		...opts,
+		onProgress: opts.onProgress && ((p) => opts.onProgress?.({ ...p, phase: 'read', overallRead: overallDone + p.bytesRead, overallTotal }))
+	};
 	for (let i = 0; i < classified.length; i++) {
 		const c = classified[i];
 		const blob = blobs.get(c.path) as Blob;
+		const counted = c.kind === 'unknown' ? 0 : c.bytes;
 		try {
 			if (c.kind === 'subagent-meta') {
 				const v: unknown = JSON.parse(await blob.text()); // classification saw the whole (small) file
@@ -156,16 +168,17 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 					continue;
 				}
 				const fr = webJsonRecords(c.path, await blob.text());
-				opts.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
+				perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
 				records.set(c.path, fr);
 			} else if (c.kind !== 'unknown') {
-				records.set(c.path, await readFileRecords(c.path, blob, opts));
+				records.set(c.path, await readFileRecords(c.path, blob, perFile));
 			}
 		} catch (e) {
 			opts.signal?.throwIfAborted();
 			if (isAbort(e)) throw e;
 			classified[i] = unreadable(c.path, c.bytes, e);
 		}
+		overallDone += counted;
 	}
 
 	// 3. Group.
@@ -182,6 +195,9 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 	const sessions: LoadedSession[] = [];
 	for (const plan of plans) {
 		opts.signal?.throwIfAborted();
+		const leaf = plan.mainFiles.at(-1);
+		const planBytes = [...plan.replayed, ...plan.mainFiles].reduce((n, f) => n + f.bytes, 0);
+		opts.onProgress?.({ file: leaf?.path ?? plan.key, bytesRead: 0, bytesTotal: planBytes, lines: 0, phase: 'build', overallRead: overallTotal, overallTotal });
 		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache });
 		if (s) sessions.push(s);
 		else issues.push({ file: plan.mainFiles.at(-1)?.path ?? plan.key, line: null, kind: 'parse-failed', message: 'the session could not be built' });
@@ -244,6 +260,7 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx): Promise<LoadedSessio
 	for (const u of unattached) issues.push({ file: u.file, line: null, kind: 'unattached-subagent', message: `subagent transcript not tied to a Task / Agent call: ${u.reason}` });
 
 	const files = [
+		...plan.replayed,
 		...plan.mainFiles,
 		...plan.subagents.flatMap((s) => (s.meta ? [s.file, s.meta] : [s.file])),
 		...(plan.subagentMeta ? [plan.subagentMeta] : []),
@@ -252,7 +269,7 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx): Promise<LoadedSessio
 	];
 	const bytes = files.reduce((n, f) => n + f.bytes, 0);
 	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.blobs.get(file.path) as Blob })));
-	const mainSums = plan.mainFiles.map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
+	const mainSums = [...plan.replayed, ...plan.mainFiles].map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
 	const meta = sessionMeta({ key: plan.key, result, mains: mainSums, allSummaries: ctx.allSummaries, bytes, subagents: inputs.length });
 	const childIssues = [...Object.values(children).map((c) => c.result), ...unattached.map((u: UnattachedChild) => u.result)].flatMap((r) => r.issues);
 	return {

@@ -88,6 +88,9 @@ export interface SessionPlan {
 	key: string;
 	/** Candidate main transcripts, LEAF LAST. */
 	mainFiles: ClassifiedFile[];
+	/** Ancestors whose every line a later file replays (resume with replay): part of the session,
+	 *  but not given to the model (it would only report duplicate uuids). */
+	replayed: ClassifiedFile[];
 	states: ClassifiedFile | null;
 	postal: ClassifiedFile | null;
 	subagents: SubagentPlan[];
@@ -121,16 +124,24 @@ export interface SessionMeta {
 }
 
 export interface LoadProgress {
+	/** The file being read (phase 'read') or the leaf of the session being built (phase 'build'). */
 	file: string;
+	/** Bytes of this file read so far, of bytesTotal. */
 	bytesRead: number;
 	bytesTotal: number;
+	/** Lines ("\n") of this file seen so far. */
 	lines: number;
+	/** 'read': streaming files; 'build': parsing sessions (bytes are then the whole session's). */
+	phase?: 'read' | 'build';
+	/** Bytes read so far over all files of the load, of overallTotal (every file that is read). */
+	overallRead?: number;
+	overallTotal?: number;
 }
 
 export interface LoadOptions {
 	onProgress?: (p: LoadProgress) => void;
 	signal?: AbortSignal;
-	/** Chunk size for reading when a Blob cannot stream (tests); default 4 MiB. */
+	/** Largest piece fed to the reader between progress reports / abort checks; default 4 MiB. */
 	chunkBytes?: number;
 }
 

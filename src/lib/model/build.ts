@@ -276,6 +276,10 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 			verdict.set(cur, V_ACTIVE);
 			cur = parentOf.get(cur) ?? null;
 		}
+		if (cur !== null && verdict.has(cur)) {
+			const L = lines[nodes.get(cur)!];
+			issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'parent-cycle', message: `parentUuid links loop back to ${cur}; the walk from the leaf stops there` });
+		}
 	}
 	for (const u of nodes.keys()) {
 		if (verdict.has(u)) continue;
@@ -309,7 +313,7 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 		if (isSidechainLine(L) && vd !== V_ACTIVE) vd = V_SIDECHAIN;
 		lineVerdict[L.seq] = vd;
 	}
-	if (viewer) rescueParallelToolLines(lines, lineVerdict);
+	if (viewer) rescueParallelToolLines(lines, lineVerdict, (u) => { const i = nodes.get(u); return i !== undefined && (lineVerdict[i] === V_ACTIVE || lineVerdict[i] === V_KEPT); });
 	const kept = (L: Line) => lineVerdict[L.seq] === V_ACTIVE || lineVerdict[L.seq] === V_KEPT;
 	const keptUuid = (u: string) => {
 		const vd = verdict.get(u);
@@ -757,6 +761,10 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 	};
 }
 
+function isLocalCommandText(text: string): boolean {
+	return text.startsWith('<command-name>') || text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-caveat>') || text.startsWith('<command-message>');
+}
+
 function metaType(L: Line): string {
 	if (L.type === 'system' && typeof L.v.subtype === 'string') return `system:${L.v.subtype}`;
 	if (L.type === 'attachment' && isObj(L.v.attachment) && typeof L.v.attachment.type === 'string') return `attachment:${L.v.attachment.type}`;
@@ -891,10 +899,11 @@ function finalizeTurn(atoms: Atom[], trigger: string | null | undefined, openedB
  * every call but the last forms a side branch that rejoins the active path — the reference
  * drops those as rewinds. A "rewound" line is rescued when it is an assistant line of a message
  * (message.id) that is kept, a tool_result line answering only kept tool_use ids, or a non-content
- * line (attachment, progress, system) hanging off a rescued line. Lines in file order, so a
+ * line (attachment, progress, system) hanging off a rescued line. Local slash-command lines
+ * (/doctor, /status and their stdout) hanging off a kept line are side branches too. Lines in file order, so a
  * rescued tool_use line makes its later results rescuable.
  */
-function rescueParallelToolLines(lines: Line[], verdict: Uint8Array): void {
+function rescueParallelToolLines(lines: Line[], verdict: Uint8Array, keptUuid: (u: string) => boolean): void {
 	const msgIds = new Set<string>();
 	const toolIds = new Set<string>();
 	const note = (L: Line) => {
@@ -918,7 +927,9 @@ function rescueParallelToolLines(lines: Line[], verdict: Uint8Array): void {
 		if (L.type === 'assistant') ok = isObj(m) && typeof m.id === 'string' && msgIds.has(m.id);
 		else if (L.type === 'user') {
 			const c = isObj(m) ? m.content : null;
-			if (Array.isArray(c) && c.length > 0) {
+			const p = str(L.v.parentUuid);
+			if (p !== null && (rescued.has(p) || keptUuid(p)) && isLocalCommandText(blocksText(c))) ok = true;
+			else if (Array.isArray(c) && c.length > 0) {
 				ok = true;
 				for (const b of c) {
 					if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || !toolIds.has(b.tool_use_id)) {

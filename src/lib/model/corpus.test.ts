@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSession, readRecords } from './index.ts';
-import type { ParseResult } from './index.ts';
+import type { Compat, ParseResult } from './index.ts';
 import { accountingAddsUp, misplaced, nonBlankLines } from '../../../scripts/lib/accounting-check.ts';
 
 const CORPUS = resolve(__dirname, '../../../fixtures/corpus');
@@ -32,12 +32,12 @@ function parseJson(text: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function parseFile(abs: string): { rel: string; text: string; result: ParseResult } {
+function parseFile(abs: string, compat: Compat = 'viewer'): { rel: string; text: string; result: ParseResult } {
 	const rel = relative(CORPUS, abs);
 	const bytes = readFileSync(abs);
 	const subagent = basename(abs).startsWith('agent-');
 	const records = readRecords(rel, [bytes]);
-	const result = buildSession({ transcripts: [records] }, { compat: 'viewer', subagent });
+	const result = buildSession({ transcripts: [records] }, { compat, subagent });
 	return { rel, text: bytes.toString('utf8'), result };
 }
 
@@ -80,7 +80,7 @@ describe('corpus (viewer mode)', () => {
 	for (const abs of JSONL) {
 		const rel = relative(CORPUS, abs);
 		describe(rel, () => {
-			it('parses, accounts for every line once, ends every finished reply', () => {
+			it('viewer: parses, accounts for every line once, ends every finished reply', () => {
 				const { text, result } = parseFile(abs);
 				const lines = nonBlankLines(text);
 				
@@ -90,8 +90,25 @@ describe('corpus (viewer mode)', () => {
 
 				expect(finishedButOpen(text, result)).toEqual([]);
 			});
+			it('also parses in romp mode with the accounting adding up', () => {
+				const { text, result } = parseFile(abs, 'romp');
+				expect(result.accounting.lines).toBe(nonBlankLines(text).length);
+				expect(accountingAddsUp(result)).toBe(true);
+			});
 		});
 	}
+
+	// The check above has teeth: romp mode keeps quirk 4 (a null stop_reason never ends a turn),
+	// and these Claude Code 2.0.x-era files write null on every line, so it must flag them there.
+	it.each([
+		'claude-code-log/test/test_data/real_projects/-src-experiments-claude_p/29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl',
+		'claude-code-log/test/test_data/real_projects/-src-deep-manifest/agent-c8d9b115.jsonl'
+	])('the finished-reply check flags romp mode on %s', (rel) => {
+		const romp = parseFile(join(CORPUS, rel), 'romp');
+		expect(finishedButOpen(romp.text, romp.result).length).toBeGreaterThan(0);
+		const viewer = parseFile(join(CORPUS, rel));
+		expect(finishedButOpen(viewer.text, viewer.result)).toEqual([]);
+	});
 
 	it('a pretty-printed JSON document (not JSONL) gives issues, not a throw', () => {
 		const { result } = parseFile(join(CORPUS, 'claude-code-transcripts/tests/sample_session.json'));

@@ -62,7 +62,8 @@ export class Viewer {
     this.error = null;
     const started = performance.now();
     try {
-      const cache = await this.#openCache();
+      // Only a cached source waits for IndexedDB; everything else loads without it.
+      const cache = source.kind === 'cached' ? await this.#openCache() : null;
       const files = await resolveSource(source, cache, this.#base);
       if (!current()) return;
       const { api, inWorker } = await engineClient();

@@ -202,7 +202,7 @@ describe('row index', () => {
 	it('is tiny and carries kind, key, atom, turn, estimate and preview', () => {
 		const rows = rows1([user('u', 'please fix\nthe build'), assistant('a', [text('Fixed.')], { stop: 'end_turn' })]);
 		const idx = rows.map(rowIndexOf);
-		expect(idx[0]).toMatchObject({ key: 'u:u', kind: 'user', atomUuid: 'u', turnIndex: 0, preview: 'please fix', defaultOpen: true });
+		expect(idx[0]).toMatchObject({ key: 'u:u', kind: 'user', atomUuid: 'u', turnIndex: 0, preview: 'please fix', defaultOpen: false });
 		expect(idx[0].estHeight).toBeGreaterThan(40);
 		expect(Object.keys(idx[1]).sort()).toEqual(['atomUuid', 'defaultOpen', 'estHeight', 'key', 'kind', 'ms', 'preview', 'turnIndex']);
 	});

@@ -317,7 +317,6 @@ function userItems(ctx: ItemContext, a: Atom, ti: number, known: Set<string>): I
 		row: {
 			...base(ctx, 'u', a, ti),
 			kind: 'user',
-			defaultOpen: true,
 			author,
 			text,
 			images,

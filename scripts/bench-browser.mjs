@@ -1,0 +1,147 @@
+// `npm run bench:browser`: the browser benchmark of issue 3 (and the timeline draw of issue 5),
+// in Debian's Chromium through Playwright, all figures from one run:
+//   baseline  the page reads the 100 MB session in a worker and JSON.parses every line;
+//   load      the real file input → html[data-state=ready] (parse worker, chat index, timeline);
+//   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
+//   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
+//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
+// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
+// Misses print MISS; the process still exits 0. The last line is one JSON object.
+//
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '../..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : Number(process.argv[i + 1]);
+};
+const MB = arg('mb', 100);
+const SEED = arg('seed', 1);
+const RUNS = arg('runs', 3);
+const PORT = 4179;
+
+function generate() {
+  const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
+  const marker = join(dir, 'generated.json');
+  if (!existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    console.log(`generating a ${MB} MB session in ${dir} …`);
+    const r = spawnSync(process.execPath, ['../shared/bench/gen-session.mjs', '--mb', String(MB), '--seed', String(SEED), '--out', dir], { cwd: REPO, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`generator failed: ${r.stderr}`);
+    writeFileSync(marker, r.stdout.trim());
+  }
+  const { sessionId } = JSON.parse(readFileSync(marker, 'utf8'));
+  return { dir, main: join(dir, `${sessionId}.jsonl`) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+
+async function main() {
+  const { main: mainFile } = generate();
+  console.log('building …');
+  const b = spawnSync('npx', ['vite', 'build'], { cwd: REPO, stdio: 'ignore' });
+  if (b.status !== 0) throw new Error('vite build failed');
+  const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
+  const base = `http://localhost:${PORT}`;
+  try {
+    for (let i = 0; i < 100; i++) {
+      try { if ((await fetch(base)).ok) break; } catch { /* not up yet */ }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const loads = [];
+    const baselines = [];
+    let longest = 0;
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(base);
+      await page.evaluate(() => {
+        window.__longtasks = [];
+        new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push(e.duration); }).observe({ type: 'longtask' });
+      });
+      const t0 = Date.now();
+      await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles([mainFile]);
+      await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+      loads.push(Date.now() - t0);
+      longest = Math.max(longest, ...(await page.evaluate(() => window.__longtasks)), 0);
+      baselines.push(await page.evaluate(baselineInPage));
+    }
+    // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
+    await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
+    const reopens = [];
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(base);
+      const entry = page.locator('[data-recent-session] button.open').first();
+      await entry.waitFor();
+      const t0 = Date.now();
+      await entry.click();
+      await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+      reopens.push(Date.now() - t0);
+    }
+    await page.goto(`${base}/bench/timeline`);
+    await page.waitForSelector('[data-bench-done]', { timeout: 60_000 });
+    const tl = JSON.parse(await page.locator('[data-bench-done]').getAttribute('data-bench-done'));
+    await browser.close();
+
+    const load = median(loads);
+    const baseline = median(baselines);
+    const reopen = median(reopens);
+    const result = {
+      mb: MB,
+      loadMs: load,
+      baselineMs: Math.round(baseline),
+      loadRatio: +(load / baseline).toFixed(2),
+      longestTaskMs: Math.round(longest),
+      reopenMs: reopen,
+      reopenRatio: +(reopen / load).toFixed(2),
+      timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
+      timeline5kDrawMs: +tl.drawMs.toFixed(1),
+      runs: RUNS
+    };
+    console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
+    console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
+    console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
+    console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}`);
+    console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
+    console.log(`  timeline, 5,000 segments            layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
+    console.log(JSON.stringify(result));
+  } finally {
+    try { process.kill(-server.pid); } catch { /* already gone */ }
+  }
+}
+
+/** Runs in the page: a blob worker reads the picked file in chunks, splits lines, JSON.parses each. */
+async function baselineInPage() {
+  const file = document.querySelector('input[type=file]:not([webkitdirectory])').files[0];
+  const src = `onmessage = async (e) => {
+    const t0 = performance.now();
+    const reader = e.data.stream().pipeThrough(new TextDecoderStream()).getReader();
+    let rest = '', n = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const text = rest + value;
+      let start = 0, nl;
+      while ((nl = text.indexOf('\\n', start)) >= 0) { if (nl > start) { JSON.parse(text.slice(start, nl)); n++; } start = nl + 1; }
+      rest = text.slice(start);
+    }
+    if (rest.trim()) { JSON.parse(rest); n++; }
+    postMessage(performance.now() - t0);
+  }`;
+  const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+  const ms = await new Promise((r) => { w.onmessage = (e) => r(e.data); w.postMessage(file); });
+  w.terminate();
+  return ms;
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,44 @@
+// Small display helpers shared by the chat components: expand-state keys, time and token
+// formatting, copy to clipboard.
+
+/** Reads the reader's choice for a key (false when untouched) — the ChatList `isExpanded` prop. */
+export type IsExpanded = (key: string) => boolean;
+export type OnToggle = (key: string) => void;
+
+/**
+ * Rows open by default (questions, approvals, failed groups) store the reader's "collapse" under
+ * `<key>~closed`, so `isExpanded` only ever answers "did the reader flip this?" and never needs
+ * to know a row's default.
+ */
+export function toggleKey(key: string, defaultOpen: boolean): string {
+	return defaultOpen ? `${key}~closed` : key;
+}
+export function isOpen(isExpanded: IsExpanded, key: string, defaultOpen: boolean): boolean {
+	return defaultOpen ? !isExpanded(`${key}~closed`) : isExpanded(key);
+}
+
+export function fullTime(ms: number | null): string {
+	if (ms === null || !Number.isFinite(ms)) return '';
+	const d = new Date(ms);
+	return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+export function shortTime(ms: number | null): string {
+	if (ms === null || !Number.isFinite(ms)) return '';
+	const d = new Date(ms);
+	return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+export function tokens(n: number): string {
+	if (n < 1000) return String(n);
+	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+	return `${(n / 1_000_000).toFixed(1)}M`;
+}
+export function copyText(text: string): void {
+	void navigator.clipboard?.writeText(text).catch(() => undefined);
+}
+export function durationLabel(ms: number | null): string {
+	if (ms === null || ms <= 0) return '';
+	const s = Math.max(1, Math.round(ms / 1000));
+	if (s < 60) return `${s}s`;
+	const m = Math.floor(s / 60);
+	return m < 60 ? `${m}m ${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { layoutTimeline, syntheticLayoutInput, timeToC } from '$lib/view/timeline/index.ts';
+import { circlesPath, clampView, fullView, geometryOf, hitTest, MIN_SPAN, nearestBarOnLane, panBy, rectsPath, reveal, visibleBars, zoomAt } from './geometry.ts';
+
+const layout = layoutTimeline(syntheticLayoutInput(400, { lanes: 2 }));
+const geom = geometryOf(layout);
+const W = layout.axis.width;
+
+describe('geometryOf', () => {
+	it('maps every bar and dot through the axis and links bars to their dots', () => {
+		layout.bars.forEach((b) => {
+			expect(geom.barC0[b.index]).toBeCloseTo(timeToC(layout.axis, b.t0), 6);
+			expect(geom.barC1[b.index]).toBeGreaterThanOrEqual(geom.barC0[b.index]);
+		});
+		layout.dots.forEach((d, i) => expect(geom.dotOfBar[d.bar] === i || layout.dots[geom.dotOfBar[d.bar]].bar === d.bar).toBe(true));
+		const [d0, d1] = geom.laneDots[1];
+		expect(layout.dots.slice(d0, d1).every((d) => d.lane === 1)).toBe(true);
+	});
+});
+
+describe('view arithmetic', () => {
+	it('zooms around an anchor that stays fixed', () => {
+		const v = { c0: W * 0.2, c1: W * 0.6 };
+		const anchor = W * 0.3;
+		const z = zoomAt(v, 0.5, anchor, W);
+		expect(z.c1 - z.c0).toBeCloseTo((v.c1 - v.c0) / 2, 6);
+		expect((anchor - z.c0) / (z.c1 - z.c0)).toBeCloseTo((anchor - v.c0) / (v.c1 - v.c0), 6);
+	});
+
+	it('never zooms past two seconds or beyond the whole axis', () => {
+		expect(zoomAt(fullView(layout), 1e-9, W / 2, W).c1 - zoomAt(fullView(layout), 1e-9, W / 2, W).c0).toBeCloseTo(MIN_SPAN, 6);
+		expect(zoomAt(fullView(layout), 10, W / 2, W)).toEqual({ c0: 0, c1: W });
+	});
+
+	it('pans within bounds', () => {
+		const v = { c0: 0, c1: W / 4 };
+		expect(panBy(v, -100, W)).toEqual(v);
+		const far = panBy(v, W * 10, W);
+		expect(far.c1).toBeCloseTo(W, 6);
+		expect(clampView({ c0: NaN, c1: NaN }, W).c0).toBe(0);
+	});
+
+	it('reveals a range outside the window by moving, not zooming', () => {
+		const v = { c0: 0, c1: W / 10 };
+		const r = reveal(v, W / 2, W / 2 + 10, W);
+		expect(r.c1 - r.c0).toBeCloseTo(v.c1 - v.c0, 6);
+		expect(r.c0).toBeLessThan(W / 2);
+		expect(r.c1).toBeGreaterThan(W / 2 + 10);
+		expect(reveal(v, 1, 2, W)).toBe(v);
+	});
+});
+
+describe('visibleBars', () => {
+	it('returns exactly the lane bars that intersect the window', () => {
+		const v0 = W * 0.3;
+		const v1 = W * 0.35;
+		for (const lane of layout.lanes) {
+			const [a, b] = visibleBars(layout, geom, lane.index, v0, v1);
+			const expected = layout.bars.filter((bar) => bar.lane === lane.index && geom.barC1[bar.index] >= v0 && geom.barC0[bar.index] <= v1).map((bar) => bar.index);
+			const got = Array.from({ length: b - a }, (_, i) => a + i);
+			expect(got).toEqual(expected);
+		}
+	});
+});
+
+describe('hitTest', () => {
+	const bar = layout.bars[5];
+	const mid = (geom.barC0[5] + geom.barC1[5]) / 2;
+
+	it('finds the bar under a point, and the dot at its start first', () => {
+		expect(hitTest(layout, geom, bar.lane, mid, 1, 1)).toEqual({ kind: 'bar', index: 5 });
+		const di = geom.dotOfBar[5];
+		expect(hitTest(layout, geom, bar.lane, geom.dotC[di] + 0.5, 1, 1)).toEqual({ kind: 'dot', index: di });
+	});
+
+	it('misses on the wrong lane or far from anything', () => {
+		expect(hitTest(layout, geom, 7, mid, 1, 1)).toBeNull();
+		const gap = layout.axis.pieces.find((p) => p.collapsed)!;
+		expect(hitTest(layout, geom, 0, (gap.c0 + gap.c1) / 2, 1, 1)).toBeNull();
+	});
+
+	it('moves between lanes to the bar nearest in time', () => {
+		const n = nearestBarOnLane(layout, geom, 1, geom.barC0[5])!;
+		expect(layout.bars[n].lane).toBe(1);
+		const l1 = layout.lanes[1];
+		for (let i = l1.barStart; i < l1.barEnd; i++) {
+			expect(Math.abs(geom.barC0[i] - geom.barC0[5])).toBeGreaterThanOrEqual(Math.abs(geom.barC0[n] - geom.barC0[5]));
+		}
+	});
+});
+
+describe('paths', () => {
+	it('draws rectangles with a minimum width and circles', () => {
+		expect(rectsPath([10], [10.2], 5, 8, 2)).toBe('M10.0 5h2.0v8h-2.0z');
+		expect(rectsPath([], [], 0, 1, 1)).toBe('');
+		expect(circlesPath([20], 3, 5)).toBe('M15.0 3a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z');
+	});
+});

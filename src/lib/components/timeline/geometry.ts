@@ -1,0 +1,166 @@
+// Drawing geometry for the timeline component, kept out of the .svelte file so it is plain,
+// testable TypeScript: compressed coordinates of everything (computed once per layout), the
+// zoom / pan window arithmetic, visible-range queries (bars are sorted per lane) and hit tests.
+// A "view" is the visible window [c0, c1] of the layout's compressed axis.
+
+import { timeToC, type TimelineLayout } from '$lib/view/timeline/index.ts';
+
+export interface View {
+	c0: number;
+	c1: number;
+}
+
+export interface Geometry {
+	barC0: Float64Array;
+	barC1: Float64Array;
+	dotC: Float64Array;
+	subC0: Float64Array;
+	subC1: Float64Array;
+	idleC0: Float64Array;
+	idleC1: Float64Array;
+	markerC: Float64Array;
+	/** Longest bar per lane (compressed units): bounds the backwards reach of visible-range scans. */
+	laneMaxLen: number[];
+	/** [start, end) of each lane's dots in layout.dots (sorted by lane, then time). */
+	laneDots: [number, number][];
+	/** bar index → dot index, or -1. */
+	dotOfBar: Int32Array;
+}
+
+/** Smallest visible span: two seconds. */
+export const MIN_SPAN = 2000;
+
+export function geometryOf(layout: TimelineLayout): Geometry {
+	const { axis, bars, dots, subBars, idle, markers, lanes } = layout;
+	const map = (ts: number[]) => Float64Array.from(ts, (t) => timeToC(axis, t));
+	const g: Geometry = {
+		barC0: map(bars.map((b) => b.t0)),
+		barC1: map(bars.map((b) => b.t1)),
+		dotC: map(dots.map((d) => d.t)),
+		subC0: map(subBars.map((s) => s.t0)),
+		subC1: map(subBars.map((s) => s.t1)),
+		idleC0: map(idle.map((s) => s.t0)),
+		idleC1: map(idle.map((s) => s.t1)),
+		markerC: map(markers.map((m) => m.t)),
+		laneMaxLen: lanes.map(() => 0),
+		laneDots: lanes.map(() => [0, 0] as [number, number]),
+		dotOfBar: new Int32Array(bars.length).fill(-1)
+	};
+	for (const b of bars) g.laneMaxLen[b.lane] = Math.max(g.laneMaxLen[b.lane], g.barC1[b.index] - g.barC0[b.index]);
+	let i = 0;
+	for (const lane of lanes) {
+		const start = i;
+		while (i < dots.length && dots[i].lane === lane.index) i++;
+		g.laneDots[lane.index] = [start, i];
+	}
+	dots.forEach((d, di) => {
+		if (g.dotOfBar[d.bar] === -1) g.dotOfBar[d.bar] = di;
+	});
+	return g;
+}
+
+export function fullView(layout: TimelineLayout): View {
+	return { c0: 0, c1: Math.max(layout.axis.width, MIN_SPAN) };
+}
+
+/** Keeps the window inside [0, width] and its span within [MIN_SPAN, width]. */
+export function clampView(v: View, width: number): View {
+	const total = Math.max(width, MIN_SPAN);
+	const span = Math.min(total, Math.max(MIN_SPAN, v.c1 - v.c0));
+	let c0 = Math.min(Math.max(0, v.c0), total - span);
+	if (!Number.isFinite(c0)) c0 = 0;
+	return { c0, c1: c0 + span };
+}
+
+/** Zooms by `factor` (< 1 zooms in) keeping compressed coordinate `anchor` at the same place. */
+export function zoomAt(v: View, factor: number, anchor: number, width: number): View {
+	const f = Number.isFinite(factor) && factor > 0 ? factor : 1;
+	return clampView({ c0: anchor - (anchor - v.c0) * f, c1: anchor + (v.c1 - anchor) * f }, width);
+}
+
+export function panBy(v: View, dc: number, width: number): View {
+	return clampView({ c0: v.c0 + dc, c1: v.c1 + dc }, width);
+}
+
+/** The window moved (not zoomed) so [c0, c1] is inside it, or unchanged if it already is. */
+export function reveal(v: View, c0: number, c1: number, width: number): View {
+	const span = v.c1 - v.c0;
+	if (c0 >= v.c0 && c1 <= v.c1) return v;
+	const mid = c1 - c0 < span ? (c0 + c1) / 2 - span / 2 : c0 - span * 0.05;
+	return clampView({ c0: mid, c1: mid + span }, width);
+}
+
+/** [start, end) of a lane's bars that intersect [v0, v1] (bars sorted by start within a lane). */
+export function visibleBars(layout: TimelineLayout, g: Geometry, lane: number, v0: number, v1: number): [number, number] {
+	const { barStart, barEnd } = layout.lanes[lane];
+	const lo = lowerBound(g.barC0, barStart, barEnd, v0 - g.laneMaxLen[lane]);
+	const hi = lowerBound(g.barC0, lo, barEnd, v1 + 1e-9);
+	let start = lo;
+	while (start < hi && g.barC1[start] < v0) start++;
+	return [start, hi];
+}
+
+/** First index in [lo, hi) whose value is ≥ x (arr sorted ascending in that range). */
+export function lowerBound(arr: Float64Array, lo: number, hi: number, x: number): number {
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if (arr[mid] < x) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+export type Hit = { kind: 'dot'; index: number } | { kind: 'bar'; index: number } | null;
+
+/**
+ * What is under compressed coordinate c on a lane: a dot within `dotTol`, else the bar that
+ * contains c (or is within `barTol` of it), the nearest one winning.
+ */
+export function hitTest(layout: TimelineLayout, g: Geometry, lane: number, c: number, dotTol: number, barTol: number): Hit {
+	if (lane < 0 || lane >= layout.lanes.length) return null;
+	const [d0, d1] = g.laneDots[lane];
+	let best = -1;
+	let bestDist = Infinity;
+	for (let i = lowerBound(g.dotC, d0, d1, c - dotTol); i < d1 && g.dotC[i] <= c + dotTol; i++) {
+		const dist = Math.abs(g.dotC[i] - c);
+		if (dist < bestDist) [best, bestDist] = [i, dist];
+	}
+	if (best >= 0) return { kind: 'dot', index: best };
+	const [b0, b1] = visibleBars(layout, g, lane, c - barTol, c + barTol);
+	for (let i = b0; i < b1; i++) {
+		const dist = c < g.barC0[i] ? g.barC0[i] - c : c > g.barC1[i] ? c - g.barC1[i] : 0;
+		if (dist < bestDist) [best, bestDist] = [i, dist];
+	}
+	return best >= 0 ? { kind: 'bar', index: best } : null;
+}
+
+/** The bar on another lane nearest in time to bar `from` (for arrow-key moves between lanes). */
+export function nearestBarOnLane(layout: TimelineLayout, g: Geometry, lane: number, c: number): number | null {
+	const l = layout.lanes[lane];
+	if (!l || l.barEnd === l.barStart) return null;
+	let best = l.barStart;
+	for (let i = l.barStart; i < l.barEnd; i++) {
+		if (Math.abs(g.barC0[i] - c) < Math.abs(g.barC0[best] - c)) best = i;
+	}
+	return best;
+}
+
+/** SVG path data of rectangles [x0, x1] × [y, y + h], one subpath each. */
+export function rectsPath(xs0: ArrayLike<number>, xs1: ArrayLike<number>, y: number, h: number, minW: number): string {
+	let d = '';
+	for (let i = 0; i < xs0.length; i++) {
+		const x0 = xs0[i];
+		const w = Math.max(minW, xs1[i] - x0);
+		d += `M${x0.toFixed(1)} ${y}h${w.toFixed(1)}v${h}h${(-w).toFixed(1)}z`;
+	}
+	return d;
+}
+
+/** SVG path data of circles of radius r at (x, y). */
+export function circlesPath(xs: ArrayLike<number>, y: number, r: number): string {
+	let d = '';
+	for (let i = 0; i < xs.length; i++) {
+		d += `M${(xs[i] - r).toFixed(1)} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`;
+	}
+	return d;
+}

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { sha1Bytes, sha1Hex } from './sha1.ts';
+
+const node = (s: string | Uint8Array) => createHash('sha1').update(s).digest('hex');
+
+describe('sha1', () => {
+	it('matches the FIPS test vectors', () => {
+		expect(sha1Hex('')).toBe('da39a3ee5e6b4b0d3255bfef95601890afd80709');
+		expect(sha1Hex('abc')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
+		expect(sha1Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('84983e441c3bd26ebaae4aa1f95129e5e54670f1');
+	});
+	it('agrees with node:crypto around the padding boundaries and on non-ASCII text', () => {
+		for (const n of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 1000]) {
+			const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 255);
+			expect(sha1Bytes(bytes)).toBe(node(bytes));
+		}
+		expect(sha1Hex('naïve café 数据 ✓ 😀')).toBe(node('naïve café 数据 ✓ 😀'));
+	});
+	it('hashes a lone surrogate as "?" like Python errors="replace"', () => {
+		expect(sha1Hex('x\ud83dy')).toBe(node('x?y'));
+	});
+});

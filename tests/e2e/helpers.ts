@@ -1,0 +1,36 @@
+// Shared steps of the end-to-end specs: open the app, feed the real file inputs, wait on the
+// automation contract (html[data-state]) instead of sleeping.
+import { expect, type Page } from '@playwright/test';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '../..');
+export const CORPUS = join(ROOT, 'fixtures/corpus');
+
+export async function openApp(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  await expect(page.locator('html')).toHaveAttribute('data-state', /empty|ready|loading|error/);
+}
+
+/** Picks files through the real multi-file input and waits until the load settles. */
+export async function pickFiles(page: Page, files: string[], expectState: 'ready' | 'error' = 'ready'): Promise<void> {
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles(files);
+  await expect(page.locator('html')).toHaveAttribute('data-state', expectState, { timeout: 30_000 });
+}
+
+/** Picks a whole folder through the real webkitdirectory input. */
+export async function pickFolder(page: Page, dir: string, expectState: 'ready' | 'error' = 'ready'): Promise<void> {
+  await page.locator('input[type=file][webkitdirectory]').setInputFiles(dir);
+  await expect(page.locator('html')).toHaveAttribute('data-state', expectState, { timeout: 60_000 });
+}
+
+export function filesUnder(dir: string, re = /\.jsonl$/): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p, re) : re.test(name) ? [p] : [];
+  });
+}
+
+export async function stats(page: Page): Promise<{ sessions: number; turns: number; atoms: number; segments: number; rows: number; issues: number; loadMs: number }> {
+  return page.evaluate(() => (window as unknown as { __loupe: { stats: () => never } }).__loupe.stats());
+}

@@ -1,0 +1,132 @@
+// Issue 3: every way in goes through the one load funnel and ends in html[data-state].
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, stats } from './helpers';
+
+const SESSION = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl');
+const PROJECT = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-experiments-worktrees');
+
+test('a single transcript opens into turns and chat rows', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  const s = await stats(page);
+  expect(s.sessions).toBe(1);
+  expect(s.turns).toBeGreaterThan(0);
+  expect(s.rows).toBeGreaterThan(0);
+  await expect(page.locator('[data-row-kind=user]').first()).toBeVisible();
+});
+
+test('a project folder with subagents and a state log: subagent rows sit under their Agent call', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, join(ROOT, 'static/sample'));
+  const s = await stats(page);
+  expect(s.sessions).toBe(1);
+  const delegation = page.locator('[data-row-kind=delegation]').first();
+  await delegation.scrollIntoViewIfNeeded();
+  await expect(delegation).toBeVisible();
+  // The child's rows are not in the parent's flow until the delegation is opened.
+  await expect(delegation.locator('[data-row-kind]')).toHaveCount(0);
+  await delegation.locator('button[aria-expanded]').first().click();
+  await expect(delegation.locator('[data-row-kind]').first()).toBeVisible();
+});
+
+test('the worktree project folder groups its subagents with the session', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, PROJECT);
+  expect((await stats(page)).sessions).toBe(1);
+  await expect(page.locator('[data-row-kind=delegation]').first()).toBeAttached();
+});
+
+test('every corpus file opens, none is an error', async ({ page }) => {
+  await openApp(page);
+  const files = filesUnder(CORPUS, /\.jsonl?$/).filter((f) => !f.includes('/subagents/') && !f.endsWith('.meta.json'));
+  expect(files.length).toBeGreaterThan(8);
+  for (const file of files) {
+    await pickFiles(page, [file]);
+    await expect(page.locator('[role=alert]')).toHaveCount(0);
+  }
+});
+
+test('a binary file gets a message and the open session stays', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  const before = await stats(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'core.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0, 7, 8, 9])
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'error');
+  await expect(page.getByRole('alert')).toContainText('core.bin');
+  expect((await stats(page)).turns).toBe(before.turns);
+  await expect(page.locator('[data-row-kind]').first()).toBeVisible();
+});
+
+test('an empty file and a JSON document that is not JSONL each get a clear message', async ({ page }) => {
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({ name: 'empty.jsonl', mimeType: 'application/jsonl', buffer: Buffer.alloc(0) });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'error');
+  await expect(page.getByRole('alert')).toContainText('empty.jsonl');
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'doc.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ hello: 'world', nested: { a: [1, 2, 3] } }, null, 2))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'error');
+  await expect(page.getByRole('alert')).toContainText('doc.json');
+});
+
+test('a broken line is an issue and the rest of the file loads', async ({ page }) => {
+  await openApp(page);
+  const good = '{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2026-07-01T10:00:00.000Z","promptSource":"typed","message":{"role":"user","content":"hello there"}}';
+  const reply = '{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"2026-07-01T10:00:05.000Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"General Kenobi"}],"stop_reason":"end_turn"}}';
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'broken.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from([good, '{"type":"user", this is not json', reply].join('\n'))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByText('General Kenobi')).toBeVisible();
+  const issues = page.locator('details.issues');
+  await expect(issues).toContainText('1 issue');
+  await issues.locator('summary').click();
+  await expect(issues).toContainText('broken.jsonl:2');
+});
+
+test('reload, then reopen the session from Recent sessions', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  const before = await stats(page);
+  await page.goto('/');
+  const entry = page.locator('[data-recent-session]').first();
+  await expect(entry).toBeVisible();
+  await entry.locator('button.open').click();
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const after = await stats(page);
+  expect(after.turns).toBe(before.turns);
+  expect(after.atoms).toBe(before.atoms);
+});
+
+test('offline after a first visit: the app and a cached session still load', async ({ page, context }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  // The service worker must control the page before the network goes away.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await context.setOffline(true);
+  await page.goto('/');
+  const entry = page.locator('[data-recent-session]').first();
+  await expect(entry).toBeVisible();
+  await entry.locator('button.open').click();
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  expect((await stats(page)).turns).toBeGreaterThan(0);
+});
+
+test('the sample session opens from ?sample', async ({ page }) => {
+  await page.goto('/?sample');
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  expect((await stats(page)).turns).toBeGreaterThan(1);
+});
