@@ -158,7 +158,7 @@ function measureHeap(files: BenchFiles, chunk: number): { peakBytes: number; ret
 	// the heap in use just before that collection, i.e. a local peak the samples may have missed.
 	let traced = 0;
 	for (const m of r.stdout.matchAll(/ms: [A-Za-z -]+(?:\([a-z]+\) )?([\d.]+) \([\d.]+\) -> [\d.]+ \([\d.]+\) MB/g)) traced = Math.max(traced, Number(m[1]) * 1024 * 1024);
-	return { peakBytes: Math.max(peak, traced) - base, retained, maxRss };
+	return { peakBytes: Math.round(Math.max(peak, traced) - base), retained, maxRss };
 }
 
 // ── Main ─────────────────────────────────────────────────────────────────────────────────────
@@ -214,6 +214,8 @@ async function main(): Promise<void> {
 	const modelMs = times.model.length ? median(times.model) : NaN;
 	const modelMBps = MB / (modelMs / 1000);
 	const ratio = modelMs / baseMs;
+	// Runs alternate, so each pair saw the same machine load; their median ratio is a drift check.
+	const pairRatio = times.model.length ? median(times.model.map((m, i) => m / times.baseline[i])) : NaN;
 	const heap = modelError ? { error: 'model failed' } : measureHeap(files, chunk);
 	const heapRatio = 'peakBytes' in heap ? heap.peakBytes / files.bytes : NaN;
 	const verdict = (ok: boolean, measured: boolean) => (!measured ? 'n/a ' : ok ? 'PASS' : 'MISS');
@@ -228,7 +230,10 @@ async function main(): Promise<void> {
 	process.stdout.write(`lines parsed: ${lines}` + (counts ? `; main session: ${counts.turns} turns, ${counts.atoms} atoms, ${counts.issues} issues; subagent atoms: ${counts.subagentAtoms}` : '') + '\n');
 	if (modelError) process.stdout.write(`model failed: ${modelError}\n`);
 	if ('error' in heap && !modelError) process.stdout.write(`${heap.error}\n`);
-	process.stdout.write(`${verdict(ratio <= RATIO_TARGET, !modelError)}  time ratio model/baseline ${modelError ? '-' : fmt(ratio, 2)} (target ≤ ${RATIO_TARGET})\n`);
+	process.stdout.write(
+		`${verdict(ratio <= RATIO_TARGET, !modelError)}  time ratio model/baseline ${modelError ? '-' : fmt(ratio, 2)} (target ≤ ${RATIO_TARGET})` +
+			(modelError ? '' : `; median of per-round ratios ${fmt(pairRatio, 2)}`) + '\n'
+	);
 	process.stdout.write(
 		`${verdict(heapRatio < HEAP_TARGET, 'peakBytes' in heap)}  peak heap ${'peakBytes' in heap ? `${fmt(heap.peakBytes / 1e6)} MB = ${fmt(heapRatio, 2)}× input` : '-'} (target < ${HEAP_TARGET}×)` +
 			('maxRss' in heap ? `; retained after GC ${fmt(heap.retained / 1e6)} MB = ${fmt(heap.retained / files.bytes, 2)}×; child max RSS ${fmt(heap.maxRss / 1e6)} MB` : '') + '\n'
@@ -246,6 +251,7 @@ async function main(): Promise<void> {
 		modelMs: modelError ? null : Math.round(modelMs),
 		modelMBps: modelError ? null : Number(fmt(modelMBps)),
 		ratio: modelError ? null : Number(fmt(ratio, 3)),
+		pairRatio: modelError ? null : Number(fmt(pairRatio, 3)),
 		ratioTarget: RATIO_TARGET,
 		ratioPass: modelError ? null : ratio <= RATIO_TARGET,
 		peakHeapBytes: 'peakBytes' in heap ? heap.peakBytes : null,

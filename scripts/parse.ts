@@ -65,6 +65,12 @@ async function main(argv: string[]): Promise<void> {
 	process.stdout.write(sortedJson(args.segments ? withSegments(session) : session, 1) + '\n');
 }
 
+// Piped into `head` and the like: a closed stdout is the reader's choice, not a failure.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+	if (err.code === 'EPIPE') process.exit(0);
+	throw err;
+});
+
 main(process.argv.slice(2)).catch((err: unknown) => {
 	if (err instanceof UsageError) {
 		process.stderr.write(`parse: ${err.message}\n${USAGE}\n`);

@@ -3,8 +3,9 @@
 import { expect, type Page } from '@playwright/test';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(__dirname, '../..');
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const CORPUS = join(ROOT, 'fixtures/corpus');
 
 export async function openApp(page: Page, path = '/'): Promise<void> {

@@ -30,6 +30,8 @@ describe('classifyFile: synthetic table', () => {
 		['empty file', 'p/x.jsonl', '', 'unknown', /empty file \(0 bytes\)/],
 		['blank lines only', 'p/x.jsonl', '\n\n  \n', 'unknown', /only blank lines/],
 		['NUL bytes', 'p/x.jsonl', new Uint8Array([0x7b, 0, 1, 2, 3]), 'unknown', /binary.*NUL/],
+		['gzip', 'p/x.jsonl.gz', new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]), 'unknown', /gzip-compressed: extract it first/],
+		['zip', 'p/x.zip', new Uint8Array([0x50, 0x4b, 3, 4, 20, 0]), 'unknown', /zip archive/],
 		['invalid UTF-8', 'p/x.jsonl', new Uint8Array([0x7b, 0xff, 0xfe, 0x41, 0x0a]), 'unknown', /not valid UTF-8/],
 		['pretty JSON document', 'p/x.json', '{\n  "a": 1,\n  "b": [1, 2]\n}\n', 'unknown', /JSON document, not JSON lines/],
 		['one-line JSON document that is not a transcript', 'p/x.json', '{"a": 1}', 'unknown', /not a Claude Code transcript/],
@@ -77,6 +79,14 @@ describe('classifyFile: synthetic table', () => {
 		const late = JSON.stringify(user({ message: { role: 'user', content: 'x'.repeat(HEAD_BYTES * 2) }, isSidechain: true })) + '\n';
 		expect(cls('p/agent-zz.jsonl', late)).toMatchObject({ kind: 'subagent', agentId: 'zz' });
 		expect(cls('p/s1.jsonl', late).kind).toBe('transcript');
+	});
+
+	it('recognises a large web export, minified or pretty-printed', () => {
+		const doc = { loglines: Array.from({ length: 2000 }, (_, i) => ({ type: 'user', timestamp: 't', message: { content: `prompt number ${i}` } })) };
+		expect(cls('p/web.json', JSON.stringify(doc))).toMatchObject({ kind: 'transcript', format: 'web-json' });
+		expect(cls('p/web.json', JSON.stringify(doc, null, 2))).toMatchObject({ kind: 'transcript', format: 'web-json' });
+		expect(cls('p/other.json', JSON.stringify({ items: doc.loglines }, null, 2))).toMatchObject({ kind: 'unknown' });
+		expect(cls('p/other.json', JSON.stringify({ items: doc.loglines }))).toMatchObject({ kind: 'unknown' });
 	});
 
 	it('does not take a multi-byte character cut at the head boundary for binary', () => {

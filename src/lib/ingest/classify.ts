@@ -64,6 +64,8 @@ export function sniffHead(head: Uint8Array, totalBytes: number): HeadSniff {
 	const complete = head.length >= totalBytes;
 	const none: HeadSniff = { text: null, binaryReason: null, complete, values: [], badLines: 0, firstLineBad: true };
 	const first = head.subarray(0, 1024);
+	const compressed = compressedKind(first);
+	if (compressed) return { ...none, binaryReason: `binary file (${compressed}: extract it first)` };
 	if (first.includes(0)) return { ...none, binaryReason: 'binary file (contains NUL bytes)' };
 	try {
 		// stream: true tolerates a multi-byte character cut at the 1 KB boundary.
@@ -92,6 +94,14 @@ export function sniffHead(head: Uint8Array, totalBytes: number): HeadSniff {
 		seenFirst = true;
 	}
 	return { text, binaryReason: null, complete, values, badLines, firstLineBad };
+}
+
+/** Archives people are likely to drop instead of the transcript inside. */
+function compressedKind(b: Uint8Array): string | null {
+	if (b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b) return 'gzip-compressed';
+	if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return 'a zip archive';
+	if (b.length >= 4 && b[0] === 0x28 && b[1] === 0xb5 && b[2] === 0x2f && b[3] === 0xfd) return 'zstd-compressed';
+	return null;
 }
 
 /** A record Claude Code could have written. */
@@ -209,15 +219,23 @@ function classifyNoLines(p: string, s: HeadSniff, bytes: number): ClassifiedFile
 		}
 		return unknown(p, bytes, 'a JSON document, not JSON lines (one record per line)');
 	}
+	if (!s.complete && /^\{\s*"loglines"\s*:/.test(text)) {
+		return make(p, bytes, 'transcript', { sessionId: stemOf(p), format: 'web-json', reason: 'Claude Code on the web export ({loglines: [...]})' });
+	}
 	if (!s.complete && text.startsWith('{') && !text.includes('\n')) {
 		// The first line is longer than the head: recognise it by its keys.
 		const k = sniffPartialLine(text);
-		if (k.type && TRANSCRIPT_TYPES.has(k.type)) {
+		// A record type alone could be nested anywhere; an envelope key makes it a Claude Code line.
+		const envelope = /(?<!\\)"(parentUuid|sessionId|uuid)"\s*:/.test(text);
+		if (k.type && TRANSCRIPT_TYPES.has(k.type) && envelope) {
 			// The cut-off line may hide isSidechain after a long message; an agent-*.jsonl name settles it.
 			const sidechain = k.sidechain ?? (agentIdFromName(baseName(p)) !== null);
 			const recs: Obj[] = [{ type: k.type, uuid: 'x', isSidechain: sidechain, ...(k.sessionId ? { sessionId: k.sessionId } : {}), ...(k.agentId ? { agentId: k.agentId } : {}) }];
 			return classifyTranscript(p, recs, bytes);
 		}
+	}
+	if (!s.complete && /^[[{]/.test(text) && !text.includes('\n')) {
+		return unknown(p, bytes, 'a first line longer than 64 KB that is not a Claude Code record (a minified JSON document?)');
 	}
 	if (!s.complete && /^[[{]\s*\n/.test(text)) {
 		if (/"loglines"\s*:/.test(text.slice(0, 200))) {

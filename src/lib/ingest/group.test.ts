@@ -121,6 +121,14 @@ describe('groupSessions: synthetic lineages', () => {
 		]);
 	});
 
+	it('a subagent without a known session id attaches to the session that reports spawning it', async () => {
+		const main = file('p/M.jsonl', [line('m1', null, 'M', '2026-01-01T00:00:00Z'), line('m2', 'm1', 'M', '2026-01-01T00:00:01Z', { toolUseResult: { agentId: 'k' } })]);
+		const sub = file('p/agent-k.jsonl', [line('k1', null, 'other', '2026-01-01T00:00:00Z', { isSidechain: true, agentId: 'k' })]);
+		const { classified, summaries } = await classifyAll([main, sub]);
+		const { plans } = groupSessions(classified, summaries);
+		expect(plans.map((p) => [p.key, p.subagents.map((s) => s.file.name)])).toEqual([['M', ['agent-k.jsonl']]]);
+	});
+
 	it('a subagent dropped without its parent becomes a standalone session', async () => {
 		const sub = file('x/S/subagents/agent-k.jsonl', [line('k1', null, 'S', '2026-01-01T00:00:00Z', { isSidechain: true, agentId: 'k' })]);
 		const meta: InputFile = { path: 'x/S/subagents/agent-k.meta.json', blob: new Blob(['{"agentType":"Explore"}']) };

@@ -3,7 +3,8 @@
 // same uuids) form a lineage; every file that is no other file's ancestor is the leaf of one
 // session, whose candidates are its ancestors in dependency order, leaf last (the order the
 // model wants). A fork with two branches therefore gives two sessions that share their prefix.
-// Subagent transcripts (+ .meta.json) attach to the session they name (folder or sessionId); a
+// Subagent transcripts (+ .meta.json) attach to the session they name (folder or sessionId), else
+// to the session whose Task / Agent result reports their agentId; a
 // state log joins the session it is named after; the postal log applies to every session.
 // Nothing is dropped: a file that fits nowhere is returned in `leftover` with a reason, and a
 // subagent transcript without its parent becomes a session of its own.
@@ -168,9 +169,13 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 		if (m) usedMeta.add(m);
 		return m ?? null;
 	};
+	// Plans whose main files report spawning an agent (toolUseResult.agentId).
+	const spawnedBy = (agentId: string | undefined): number[] =>
+		agentId ? plans.flatMap((p, i) => (p.mainFiles.some((f) => summaries.get(f.path)?.spawnedAgentIds.includes(agentId)) ? [i] : [])) : [];
 	for (const sub of files.filter((f) => f.kind === 'subagent')) {
 		const entry: SubagentPlan = { file: sub, meta: metaFor(sub) };
-		const targets = plansFor(sub.sessionId);
+		let targets = plansFor(sub.sessionId);
+		if (targets.length === 0) targets = spawnedBy(sub.agentId);
 		if (targets.length === 0) {
 			// No parent in the drop: the subagent is shown as a session of its own.
 			plans.push({ key: stemOf(sub.path), mainFiles: [sub], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' });

@@ -81,6 +81,24 @@ describe('loadSessions: bad files next to good ones', () => {
 		expect(out.issues.filter((i) => i.line === null).map((i) => i.kind)).toEqual(['empty-file', 'binary', 'unknown-file']);
 	});
 
+	it('a file that fails while streaming becomes unknown with the error; the rest loads', async () => {
+		const good = file('p/S.jsonl', jsonl([row('u1', null, '2026-01-01T00:00:00Z')]));
+		const real = new Blob([enc(jsonl([row('x1', null, '2026-01-01T00:00:00Z', 'user', 'X')]))]);
+		const failing = {
+			size: real.size,
+			slice: (a?: number, b?: number) => real.slice(a, b),
+			stream: () =>
+				new ReadableStream<Uint8Array>({
+					pull(c) {
+						c.error(new Error('the file was moved'));
+					}
+				})
+		} as unknown as Blob;
+		const out = await loadSessions([{ path: 'p/X.jsonl', blob: failing }, good]);
+		expect(out.sessions.map((s) => s.key.split('-')[0])).toEqual(['S']);
+		expect(out.unknown.map((u) => [u.path, u.reason])).toEqual([['p/X.jsonl', 'could not be read: the file was moved']]);
+	});
+
 	it('a state log joins its session and a resume chain loads as one session', async () => {
 		const a = file('p/A.jsonl', jsonl([row('a1', null, '2026-01-01T00:00:00Z', 'user', 'A'), row('a2', 'a1', '2026-01-01T00:00:05Z', 'assistant', 'A')]));
 		const b = file('p/B.jsonl', jsonl([row('b1', 'a2', '2026-01-02T00:00:00Z', 'user', 'B'), row('b2', 'b1', '2026-01-02T00:00:05Z', 'assistant', 'B')]));
@@ -90,6 +108,9 @@ describe('loadSessions: bad files next to good ones', () => {
 		const [s] = out.sessions;
 		expect(s.key).toMatch(/^B-[0-9a-z]+$/);
 		expect(s.files.map((f) => f.path)).toEqual(['p/A.jsonl', 'p/B.jsonl', 'states/B.jsonl']);
+		const blobs = [a.blob, b.blob, st.blob];
+		s.inputs.forEach((x, i) => expect(x.blob).toBe(blobs[i]));
+		expect(s.inputs).toHaveLength(3);
 		expect(s.result.session.leafFsid).toBe('B');
 		const atoms = s.result.session.turns.flatMap((t) => t.atoms);
 		expect(atoms.filter((x) => x.uuid).map((x) => x.fsid)).toEqual(['A', 'A', 'B', 'B']);
@@ -110,19 +131,28 @@ describe('keys, progress, abort, paste', () => {
 		expect(k3).not.toBe(k1);
 	});
 
-	it('pasted text gets a .jsonl name and loads', async () => {
-		const out = await loadText('pasted', text);
+	it('pasted text gets a .jsonl name and loads; onSession sees it', async () => {
+		const built: string[] = [];
+		const out = await loadText('pasted', text, { onSession: (s) => built.push(s.key) });
+		expect(built).toEqual([out.sessions[0].key]);
 		expect(out.sessions[0].files[0].path).toBe('pasted.jsonl');
 		expect(out.sessions[0].result.accounting.atoms).toBe(2);
 	});
 
 	it('reports progress per chunk up to the file size, with line counts', async () => {
 		const big = jsonl(Array.from({ length: 3000 }, (_, i) => row(`u${i}`, i ? `u${i - 1}` : null, '2026-01-01T00:00:00Z')));
-		const seen: LoadProgress[] = [];
-		await loadSessions([file('p/S.jsonl', big)], { chunkBytes: 16384, onProgress: (p) => seen.push(p) });
-		expect(seen.length).toBeGreaterThan(1);
+		const all: LoadProgress[] = [];
+		const state = file('states/S.jsonl', jsonl([{ t: 1, state: 'idle' }]));
+		await loadSessions([file('p/S.jsonl', big), state], { chunkBytes: 16384, onProgress: (p) => all.push(p) });
+		const seen = all.filter((p) => p.file === 'p/S.jsonl' && p.phase === 'read');
+		const n = enc(big).length;
+		const total = n + state.blob.size;
+		expect(seen.length).toBe(Math.ceil(n / 16384));
 		for (let i = 1; i < seen.length; i++) expect(seen[i].bytesRead).toBeGreaterThan(seen[i - 1].bytesRead);
-		expect(seen.at(-1)).toEqual({ file: 'p/S.jsonl', bytesRead: enc(big).length, bytesTotal: enc(big).length, lines: 3000 });
+		expect(seen.at(-1)).toEqual({ file: 'p/S.jsonl', bytesRead: n, bytesTotal: n, lines: 3000, phase: 'read', overallRead: n, overallTotal: total });
+		const reads = all.filter((p) => p.phase === 'read');
+		expect(reads.at(-1)).toMatchObject({ file: 'states/S.jsonl', overallRead: total, overallTotal: total });
+		expect(all.at(-1)).toMatchObject({ phase: 'build', file: 'p/S.jsonl', bytesTotal: n });
 	});
 
 	it('an abort between chunks rejects with AbortError', async () => {

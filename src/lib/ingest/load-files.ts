@@ -39,13 +39,19 @@ export async function readHead(blob: Blob, n = HEAD_BYTES): Promise<Uint8Array> 
 async function* chunksOf(blob: Blob, chunkBytes: number): AsyncGenerator<Uint8Array> {
 	if (typeof blob.stream === 'function') {
 		const reader = blob.stream().getReader();
+		let done = false;
 		try {
 			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) return;
-				if (value && value.length) yield value;
+				const r = await reader.read();
+				if (r.done) {
+					done = true;
+					return;
+				}
+				if (r.value && r.value.length) yield r.value;
 			}
 		} finally {
+			// Left early (abort, error): release the file instead of leaving the stream half read.
+			if (!done) await reader.cancel().catch(() => undefined);
 			reader.releaseLock();
 		}
 	}
@@ -165,11 +171,11 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 			} else if (c.kind === 'transcript' && c.format === 'web-json') {
 				if (blob.size > WEB_JSON_MAX) {
 					classified[i] = { ...c, kind: 'unknown', reason: `a web JSON export larger than ${WEB_JSON_MAX / 1048576} MB is not supported` };
-					continue;
+				} else {
+					const fr = webJsonRecords(c.path, await blob.text());
+					perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
+					records.set(c.path, fr);
 				}
-				const fr = webJsonRecords(c.path, await blob.text());
-				perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
-				records.set(c.path, fr);
 			} else if (c.kind !== 'unknown') {
 				records.set(c.path, await readFileRecords(c.path, blob, perFile));
 			}
@@ -198,9 +204,11 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 		const leaf = plan.mainFiles.at(-1);
 		const planBytes = [...plan.replayed, ...plan.mainFiles].reduce((n, f) => n + f.bytes, 0);
 		opts.onProgress?.({ file: leaf?.path ?? plan.key, bytesRead: 0, bytesTotal: planBytes, lines: 0, phase: 'build', overallRead: overallTotal, overallTotal });
-		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache });
-		if (s) sessions.push(s);
-		else issues.push({ file: plan.mainFiles.at(-1)?.path ?? plan.key, line: null, kind: 'parse-failed', message: 'the session could not be built' });
+		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache }, issues);
+		if (s) {
+			sessions.push(s);
+			opts.onSession?.(s);
+		}
 	}
 
 	const unknown = [...leftover, ...classified.filter((c) => c.kind === 'unknown' && !leftover.includes(c))];
@@ -219,17 +227,22 @@ interface BuildCtx {
 	childCache: Map<string, ParseResult | null>;
 }
 
-async function buildPlan(plan: SessionPlan, ctx: BuildCtx): Promise<LoadedSession | null> {
+/** Build one planned session; when it cannot be built, the reason goes to `failures` and null is returned. */
+async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): Promise<LoadedSession | null> {
 	const issues: Issue[] = [];
 	const rec = (f: ClassifiedFile | null) => (f ? (ctx.records.get(f.path) ?? null) : null);
 	const mains = plan.mainFiles.map(rec).filter((r): r is FileRecords => r !== null);
-	if (mains.length === 0) return null;
+	const leafPath = plan.mainFiles.at(-1)?.path ?? plan.key;
+	if (mains.length === 0) {
+		failures.push({ file: leafPath, line: null, kind: 'parse-failed', message: 'none of the session\'s transcripts could be read' });
+		return null;
+	}
 	const standalone = plan.standalone === 'subagent';
 	const result = safeBuild(
 		{ transcripts: mains, states: rec(plan.states), postal: rec(plan.postal) },
 		{ compat: 'viewer', ...(standalone ? { subagent: true } : {}) },
-		plan.mainFiles.at(-1)?.path ?? plan.key,
-		issues
+		leafPath,
+		failures
 	);
 	if (!result) return null;
 
@@ -279,6 +292,7 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx): Promise<LoadedSessio
 		endedAt: meta.endedAt,
 		bytes,
 		files,
+		inputs: files.map((f) => ({ path: f.path, blob: ctx.blobs.get(f.path) as Blob })),
 		result,
 		children,
 		unattached,

@@ -15,12 +15,14 @@ export function msOf(v: unknown): number | null {
 export function summarize(path: string, fr: FileRecords): FileSummary {
 	const sessionIds = new Set<string>();
 	const agentIds = new Set<string>();
+	const spawned = new Set<string>();
 	const uuids = new Set<string>();
 	const parents: string[] = [];
 	const s: FileSummary = {
 		path,
 		sessionIds: [],
 		agentIds: [],
+		spawnedAgentIds: [],
 		uuids,
 		externalParents: [],
 		contentLines: 0,
@@ -39,6 +41,8 @@ export function summarize(path: string, fr: FileRecords): FileSummary {
 	for (const { value: r } of fr.records) {
 		if (typeof r.sessionId === 'string') sessionIds.add(r.sessionId);
 		if (typeof r.agentId === 'string') agentIds.add(r.agentId);
+		const tur = r.toolUseResult;
+		if (typeof tur === 'object' && tur !== null && typeof (tur as Obj).agentId === 'string') spawned.add((tur as Obj).agentId as string);
 		if (typeof r.uuid === 'string') {
 			uuids.add(r.uuid);
 			s.contentLines++;
@@ -64,6 +68,7 @@ export function summarize(path: string, fr: FileRecords): FileSummary {
 	s.firstPrompt ??= firstCommand ?? firstSidechainPrompt;
 	s.sessionIds = [...sessionIds];
 	s.agentIds = [...agentIds];
+	s.spawnedAgentIds = [...spawned];
 	s.externalParents = [...new Set(parents.filter((p) => !uuids.has(p)))];
 	return s;
 }

@@ -40,6 +40,8 @@ export interface LoadedSession {
 	endedAt: number | null;
 	bytes: number;
 	files: ClassifiedFile[];
+	/** The input blobs of `files`, same order (path = the normalised path), e.g. for the cache. */
+	inputs: InputFile[];
 	/** Main transcript(s), viewer mode. */
 	result: ParseResult;
 	/** Keyed by the Task/Agent tool_use id. */
@@ -59,6 +61,8 @@ export interface FileSummary {
 	sessionIds: string[];
 	/** Distinct agentId values seen on lines. */
 	agentIds: string[];
+	/** agentIds this file's Task / Agent results report (toolUseResult.agentId): the agents it spawned. */
+	spawnedAgentIds: string[];
 	/** uuids of every record that has one. */
 	uuids: Set<string>;
 	/** parentUuid values that point outside this file (roots of cross-file links). */
@@ -140,6 +144,8 @@ export interface LoadProgress {
 
 export interface LoadOptions {
 	onProgress?: (p: LoadProgress) => void;
+	/** Called as each session is built (build order, before the final newest-first sort). */
+	onSession?: (s: LoadedSession) => void;
 	signal?: AbortSignal;
 	/** Largest piece fed to the reader between progress reports / abort checks; default 4 MiB. */
 	chunkBytes?: number;

@@ -33,16 +33,26 @@ function jsonlUnder(dir: string): string[] {
 		});
 }
 
+interface Seed { lines: string[]; subagent: boolean }
+const seedOf = (f: string): Seed => ({
+	lines: nonBlankLines(readFileSync(f, 'utf8')).map((l) => l.text).filter((t) => t.length <= 6000),
+	subagent: basename(f).startsWith('agent-')
+});
+const PACK_FILES = jsonlUnder(join(ROOT, 'conformance/romp'));
+const isSideLog = (f: string) => ['states.jsonl', 'messages.jsonl'].includes(basename(f));
+
 /**
- * Per corpus file, its lines up to 6 KB (big lines would only slow the property down) and whether
- * it is a subagent transcript (parsed with { subagent: true }, else all its lines are sidechain).
+ * Transcript seeds: every corpus file (lines up to 6 KB; big lines would only slow the property
+ * down) and every pack transcript (they hold the rare records: commands, skills, compaction,
+ * queued_command attachments, orphan markers, postal markers). A subagent file is parsed with
+ * { subagent: true }, else all its lines would be sidechain.
  */
-const SEED_FILES: { lines: string[]; subagent: boolean }[] = jsonlUnder(join(ROOT, 'corpus'))
-	.map((f) => ({
-		lines: nonBlankLines(readFileSync(f, 'utf8')).map((l) => l.text).filter((t) => t.length <= 6000),
-		subagent: basename(f).startsWith('agent-')
-	}))
+const SEED_FILES: Seed[] = [...jsonlUnder(join(ROOT, 'corpus')), ...PACK_FILES.filter((f) => !isSideLog(f))]
+	.map(seedOf)
 	.filter((seed) => seed.lines.length > 0);
+/** State-log and postal-log seeds: the pack's rows plus hand-made odd rows. */
+const STATE_SEEDS: string[] = PACK_FILES.filter((f) => basename(f) === 'states.jsonl').flatMap((f) => seedOf(f).lines);
+const POSTAL_SEEDS: string[] = PACK_FILES.filter((f) => basename(f) === 'messages.jsonl').flatMap((f) => seedOf(f).lines);
 
 // ── The document model the mutations act on ──────────────────────────────────────────────────
 
@@ -52,6 +62,7 @@ interface Doc { lines: Line[]; bom: boolean; crlf: boolean; finalNewline: boolea
 const WEIRD: unknown[] = [null, 42, -1.5, 0, '', 'x', [], [1, 'a'], {}, { a: null }, true, false];
 const FIELDS = ['uuid', 'timestamp', 'parentUuid', 'type', 'message', 'sessionId', 'isSidechain', 'isMeta', 'subtype',
 	'toolUseResult', 'attachment', 'content', 'logicalParentUuid', 'promptSource', 'isCompactSummary', 'agentId'];
+const TYPES = ['user', 'assistant', 'system', 'attachment', 'summary', 'progress', 'queue-operation', 'file-history-snapshot', 'result', 'x'];
 const MESSAGE_FIELDS = ['content', 'role', 'stop_reason', 'id', 'usage', 'model'];
 const TIMESTAMPS: unknown[] = [1781096400, 1781096400123, '2026-07-01t10:00:00.000z', '2026-07-01T10:00:00.000z',
 	'yesterday', '', '2026-13-45T99:99:99Z', '2026-07-01', null, [], {}];
@@ -81,7 +92,9 @@ type Op =
 	| { op: 'duplicate'; at: number }
 	| { op: 'shuffle'; keys: number[] }
 	| { op: 'cycle'; at: number; other: number }
-	| { op: 'blank'; at: number; text: string };
+	| { op: 'blank'; at: number; text: string }
+	| { op: 'retype'; at: number; type: string }
+	| { op: 'sameUuid'; at: number; other: number };
 
 // Weighted so most inputs stay close to real files (structure and value mutations) and byte-level
 // damage is the exception, as it is in real logs.
@@ -100,7 +113,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 	w(2, fc.record({ op: fc.constant('duplicate' as const), at: fc.nat() })),
 	w(1, fc.record({ op: fc.constant('shuffle' as const), keys: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }) })),
 	w(2, fc.record({ op: fc.constant('cycle' as const), at: fc.nat(), other: fc.nat() })),
-	w(1, fc.record({ op: fc.constant('blank' as const), at: fc.nat(), text: fc.constantFrom('', ' ', '\t', '  \t ') }))
+	w(1, fc.record({ op: fc.constant('blank' as const), at: fc.nat(), text: fc.constantFrom('', ' ', '\t', '  \t ') })),
+	w(2, fc.record({ op: fc.constant('retype' as const), at: fc.nat(), type: fc.constantFrom(...TYPES) })),
+	w(2, fc.record({ op: fc.constant('sameUuid' as const), at: fc.nat(), other: fc.nat() }))
 );
 
 /** Apply one op to a JSON value line; byte lines are left alone by JSON-level ops. */
@@ -185,6 +200,15 @@ function apply(lines: Line[], o: Op): Line[] {
 		case 'blank':
 			lines.splice(i, 0, { bytes: enc.encode(o.text) });
 			return lines;
+		case 'retype':
+			onJson(lines, o.at, (v) => void (v.type = o.type));
+			return lines;
+		case 'sameUuid': {
+			const b = lines[n ? o.other % n : 0];
+			const uuid = b && 'json' in b && isObject(b.json) ? b.json.uuid : undefined;
+			onJson(lines, o.at, (v) => void (v.uuid = uuid));
+			return lines;
+		}
 	}
 }
 
@@ -204,30 +228,61 @@ function serialise(doc: Doc): Uint8Array {
 	return out;
 }
 
-const docArb: fc.Arbitrary<{ bytes: Uint8Array; subagent: boolean }> = fc
-	.record({
-		file: fc.nat(),
-		start: fc.nat(),
-		length: fc.integer({ min: 0, max: 24 }),
-		ops: fc.array(opArb, { maxLength: 6 }),
-		bom: fc.boolean(),
-		crlf: fc.boolean(),
-		finalNewline: fc.boolean()
-	})
-	.map(({ file, start, length, ops, bom, crlf, finalNewline }) => {
-		const seed = SEED_FILES[file % SEED_FILES.length];
-		const from = start % seed.lines.length;
-		let lines: Line[] = seed.lines.slice(from, from + length).map(asLine);
-		for (const o of ops) lines = apply(lines, o);
-		return { bytes: serialise({ lines, bom, crlf, finalNewline }), subagent: seed.subagent };
-	});
+/** Counterexamples print as the decoded text, not as a list of byte values. */
+function readable(bytes: Uint8Array): Uint8Array {
+	Object.defineProperty(bytes, fc.toStringMethod, { value: () => `utf8(${JSON.stringify(dec.decode(bytes))})` });
+	return bytes;
+}
+
+/** A window of one seed's lines, mutated and serialised. */
+function windowArb(seeds: { lines: string[]; subagent: boolean }[], maxLength: number): fc.Arbitrary<{ bytes: Uint8Array; subagent: boolean; uuids: string[] }> {
+	return fc
+		.record({
+			file: fc.nat(),
+			start: fc.nat(),
+			length: fc.integer({ min: 0, max: maxLength }),
+			ops: fc.array(opArb, { maxLength: 6 }),
+			bom: fc.boolean(),
+			crlf: fc.boolean(),
+			finalNewline: fc.boolean()
+		})
+		.map(({ file, start, length, ops, bom, crlf, finalNewline }) => {
+			const seed = seeds[file % seeds.length];
+			const from = start % seed.lines.length;
+			let lines: Line[] = seed.lines.slice(from, from + length).map(asLine);
+			for (const o of ops) lines = apply(lines, o);
+			const uuids = lines.flatMap((l) => ('json' in l && isObject(l.json) && typeof l.json.uuid === 'string' ? [l.json.uuid] : []));
+			return { bytes: readable(serialise({ lines, bom, crlf, finalNewline })), subagent: seed.subagent, uuids };
+		});
+}
 
 const STATE_ROWS: unknown[] = [{ t: 1781096430, state: 'working' }, { t: 1781096460, state: 'idle' }, { t: '1781096500', state: 'working' },
 	{ t: null, state: 'waiting' }, { state: 'idle' }, { t: 1781096600 }, { t: 1781096700, state: 42 }, 7, 'x', [], { t: 1.5e9, state: 'orphanReply', text: null }];
-const statesArb: fc.Arbitrary<Uint8Array | null> = fc.option(
-	fc.array(fc.constantFrom(...STATE_ROWS), { maxLength: 6 }).map((rows) => enc.encode(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')),
-	{ nil: null }
-);
+const sideLogArb = (seeds: string[]) =>
+	fc.option(
+		windowArb([{ lines: [...seeds, ...STATE_ROWS.map((r) => JSON.stringify(r))], subagent: false }], 10).map((w) => w.bytes),
+		{ nil: null }
+	);
+
+interface Input {
+	leaf: { bytes: Uint8Array; subagent: boolean; uuids: string[] };
+	/** An earlier candidate file, read before the leaf. */
+	earlier: Uint8Array | null;
+	states: Uint8Array | null;
+	postal: Uint8Array | null;
+	sdkHuman: boolean;
+	leafOverride: number | null;
+	now: number | null;
+}
+const inputArb: fc.Arbitrary<Input> = fc.record({
+	leaf: windowArb(SEED_FILES, 24),
+	earlier: fc.option(windowArb(SEED_FILES, 12).map((w) => w.bytes), { nil: null, freq: 4 }),
+	states: sideLogArb(STATE_SEEDS),
+	postal: sideLogArb(POSTAL_SEEDS),
+	sdkHuman: fc.boolean(),
+	leafOverride: fc.option(fc.nat(), { nil: null, freq: 2 }),
+	now: fc.option(fc.integer({ min: 1_700_000_000, max: 1_800_000_000 }), { nil: null })
+});
 
 // ── Harness ──────────────────────────────────────────────────────────────────────────────────
 
@@ -243,25 +298,58 @@ function checkAccounting(bytes: Uint8Array, result: ParseResult, compat: Compat,
 	if (compat === 'viewer') expect(misplaced(result, FILE, lines)).toEqual({ missing: [], twice: [] });
 }
 
+const EARLIER = 'bbbbbbbb-1111-2222-3333-444444444444.jsonl';
+const POSTAL = 'messages.jsonl';
+
+/** Parse an Input, every file fed through `feed`. */
+function parseInput(input: Input, compat: Compat, feed: (b: Uint8Array) => Uint8Array[]): ParseResult {
+	const read = (name: string, b: Uint8Array | null) => (b === null ? null : readRecords(name, feed(b)));
+	const { uuids } = input.leaf;
+	return buildSession(
+		{
+			transcripts: [...(input.earlier ? [read(EARLIER, input.earlier)!] : []), read(FILE, input.leaf.bytes)!],
+			states: read(STATES, input.states),
+			postal: read(POSTAL, input.postal)
+		},
+		{
+			compat,
+			subagent: input.leaf.subagent,
+			sdkHuman: input.sdkHuman,
+			leafOverride: input.leafOverride === null ? null : (uuids[input.leafOverride % (uuids.length + 1)] ?? 'no-such-uuid'),
+			now: input.now,
+			dir: '/TESTDIR'
+		}
+	);
+}
+
+const linesOf = (b: Uint8Array | null) => (b === null ? [] : nonBlankLines(dec.decode(b)));
+
 describe('accounting property over mutated corpus lines', () => {
 	it('has seed lines', () => {
-		expect(SEED_FILES.length).toBeGreaterThan(10);
+		expect(SEED_FILES.length).toBeGreaterThan(50);
+		expect(STATE_SEEDS.length).toBeGreaterThan(10);
+		expect(POSTAL_SEEDS.length).toBeGreaterThan(5);
 	});
 
 	it('never throws, accounts for every line, and chunked parsing equals whole parsing', () => {
 		fc.assert(
-			fc.property(docArb, statesArb, fc.array(fc.nat(), { maxLength: 12 }), ({ bytes, subagent }, stateBytes, points) => {
-				const whole = readRecords(FILE, [bytes]);
-				const states = stateBytes ? readRecords(STATES, [stateBytes]) : null;
-				const stateLines = stateBytes ? nonBlankLines(dec.decode(stateBytes)).length : 0;
+			fc.property(inputArb, fc.array(fc.nat(), { maxLength: 12 }), (input, points) => {
+				const files: [string, Uint8Array | null][] = [[EARLIER, input.earlier], [FILE, input.leaf.bytes], [STATES, input.states], [POSTAL, input.postal]];
+				const total = files.reduce((n, [, b]) => n + linesOf(b).length, 0);
 				for (const compat of ['viewer', 'romp'] as const) {
-					const result = parse(whole, states, compat, subagent);
-					checkAccounting(bytes, result, compat, stateLines);
-					const chunked = parse(readRecords(FILE, cutAt(bytes, points)), states ? readRecords(STATES, cutAt(stateBytes!, points)) : null, compat, subagent);
-					expect(chunked).toEqual(result);
+					const result = parseInput(input, compat, (b) => [b]);
+					expect(accountingAddsUp(result)).toBe(true);
+					expect(result.accounting.lines).toBe(total);
+					if (compat === 'viewer')
+						for (const [name, b] of files.slice(0, 2)) if (b) expect(misplaced(result, name, linesOf(b))).toEqual({ missing: [], twice: [] });
+					expect(parseInput(input, compat, (b) => cutAt(b, points))).toEqual(result);
 				}
 			}),
-			{ numRuns: Number(process.env.LOUPE_PROPERTY_RUNS ?? 200) }
+			// LOUPE_PROPERTY_RUNS / _SEED / _PATH: long hunts and replaying a reported counterexample.
+			{
+				numRuns: Number(process.env.LOUPE_PROPERTY_RUNS ?? 200),
+				...(process.env.LOUPE_PROPERTY_SEED ? { seed: Number(process.env.LOUPE_PROPERTY_SEED), path: process.env.LOUPE_PROPERTY_PATH } : {})
+			}
 		);
 	});
 });

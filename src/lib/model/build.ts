@@ -21,7 +21,6 @@
 // file-level issues (line null). buildSession never throws: an internal failure becomes an
 // 'internal-error' issue and an empty session.
 import { codePointLength, codePointSlice, pySplit, pyStrip } from './pystr.ts';
-import { sha1Hex } from './sha1.ts';
 import {
 	blocksText,
 	deriveAuthor,
@@ -29,9 +28,7 @@ import {
 	hasPostalMarker,
 	hasToolResult,
 	isImageEcho,
-	isInterruptText,
 	isObj,
-	isOpenerAuthor,
 	leadingCommandName,
 	normContent,
 	parseCommand,
@@ -42,11 +39,11 @@ import {
 	type Obj,
 } from './text.ts';
 import { parseTimestamp } from './timestamp.ts';
+import { groupTurns } from './turns.ts';
 import type {
 	ApiMessage,
 	Atom,
 	Compat,
-	FileRecords,
 	Issue,
 	LineRecord,
 	MetadataLine,
@@ -55,10 +52,10 @@ import type {
 	ParseOptions,
 	ParseResult,
 	Session,
-	Turn,
 } from './types.ts';
 
 const IDLE_SEQ = 1e12;
+const LOWER_Z = 'lower-case "z" time zone';
 const SUMMARY_CAP = 8000;
 const SKILL_CAP = 16000;
 /** Metadata kinds whose raw JSON is kept in viewer mode (small, useful to the chat / titles). */
@@ -225,15 +222,19 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 		}
 		nodes.set(L.uuid, L.seq);
 	}
-	const parentOf = new Map<string, string | null>();
-	for (const [u, i] of nodes) {
-		const v = lines[i].v;
-		parentOf.set(u, str(v.parentUuid) ?? str(v.logicalParentUuid));
+	// Graph as arrays indexed by line seq (one Map lookup per link, no per-node Sets).
+	// parentIdx: seq of the parent's node line; -1 = no parent (root); -2 = parent uuid absent everywhere.
+	const NO_PARENT = -1, DANGLING = -2;
+	const parentIdx = new Int32Array(n).fill(NO_PARENT);
+	const parentUuidOf = (i: number): string | null => str(lines[i].v.parentUuid) ?? str(lines[i].v.logicalParentUuid);
+	for (const i of nodes.values()) {
+		const p = parentUuidOf(i);
+		parentIdx[i] = p === null ? NO_PARENT : nodes.get(p) ?? DANGLING;
 	}
 	const isSidechainLine = (L: Line) => !subagent && viewer && L.v.isSidechain === true;
 
 	// ── 3. leaf ──
-	let leaf: string | null = null;
+	let leaf = -1;
 	if (transcripts.length) {
 		const lastFi = transcripts.length - 1;
 		for (let i = n - 1; i >= 0 && lines[i].fi === lastFi; i--) {
@@ -243,82 +244,96 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 				if (isSidechainLine(L)) continue;
 				if (L.type === 'system' && !str(L.v.parentUuid) && !str(L.v.logicalParentUuid) && L.v.subtype !== 'compact_boundary') continue;
 			}
-			leaf = L.uuid;
+			leaf = nodes.get(L.uuid)!;
 			break;
 		}
 	}
-	if (opts.leafOverride && nodes.has(opts.leafOverride)) leaf = opts.leafOverride;
+	if (opts.leafOverride && nodes.has(opts.leafOverride)) leaf = nodes.get(opts.leafOverride)!;
 
-	// ── 4. stitch repair ──
-	for (const [u, i] of nodes) {
+	// ── 4. stitch repair: a boundary whose link dangles → preservedSegment tail, anchor, head ──
+	const stitched = new Map<number, string>();
+	for (const i of nodes.values()) {
 		const L = lines[i];
-		if (L.type !== 'system' || L.v.subtype !== 'compact_boundary') continue;
-		const p = parentOf.get(u);
-		if (!p || nodes.has(p)) continue;
+		if (parentIdx[i] !== DANGLING || L.type !== 'system' || L.v.subtype !== 'compact_boundary') continue;
 		const cm = isObj(L.v.compactMetadata) ? L.v.compactMetadata : isObj(L.v.compact_metadata) ? L.v.compact_metadata : null;
 		const ps = cm && isObj(cm.preservedSegment) ? cm.preservedSegment : null;
 		if (!ps) continue;
 		for (const k of ['tailUuid', 'anchorUuid', 'headUuid']) {
 			const c = str(ps[k]);
 			if (c && nodes.has(c)) {
-				parentOf.set(u, c);
+				parentIdx[i] = nodes.get(c)!;
+				stitched.set(i, c);
 				break;
 			}
 		}
 	}
+	/** The resolved parent link of a node line (after stitch repair), as the atom shows it. */
+	const resolvedParent = (i: number): string | null => stitched.get(i) ?? parentUuidOf(i);
 
-	// ── 5. active path and kept set ──
-	const verdict = new Map<string, number>();
-	if (leaf !== null) {
-		let cur: string | null = leaf;
+	// ── 5. active path and kept set (verdicts on node lines) ──
+	const VISITING = 9;
+	const verdict = new Uint8Array(n);
+	if (leaf >= 0) {
+		let cur = leaf;
 		let steps = 0;
-		while (cur !== null && nodes.has(cur) && !verdict.has(cur) && steps++ < 500000) {
-			verdict.set(cur, V_ACTIVE);
-			cur = parentOf.get(cur) ?? null;
+		while (cur >= 0 && verdict[cur] === 0 && steps++ < 500000) {
+			verdict[cur] = V_ACTIVE;
+			cur = parentIdx[cur];
 		}
-		if (cur !== null && verdict.has(cur)) {
-			const L = lines[nodes.get(cur)!];
-			issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'parent-cycle', message: `parentUuid links loop back to ${cur}; the walk from the leaf stops there` });
+		if (cur >= 0 && verdict[cur] !== 0) {
+			const L = lines[cur];
+			issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'parent-cycle', message: `parentUuid links loop back to ${L.uuid}; the walk from the leaf stops there` });
 		}
 	}
-	for (const u of nodes.keys()) {
-		if (verdict.has(u)) continue;
-		const path: string[] = [];
-		const onPath = new Set<string>();
-		let cur: string = u;
+	const path: number[] = [];
+	for (const u of nodes.values()) {
+		if (verdict[u] !== 0) continue;
+		path.length = 0;
+		let cur = u;
 		let result = V_KEPT;
 		for (;;) {
 			path.push(cur);
-			onPath.add(cur);
-			const p = parentOf.get(cur) ?? null;
-			if (p === null) { result = V_CLEAR; break; }
-			if (!nodes.has(p)) { result = V_KEPT; break; }
-			const known = verdict.get(p);
-			if (known !== undefined) { result = known === V_ACTIVE ? V_REWIND : known; break; }
-			if (onPath.has(p)) {
+			verdict[cur] = VISITING;
+			const p = parentIdx[cur];
+			if (p === NO_PARENT) { result = V_CLEAR; break; }
+			if (p === DANGLING) { result = V_KEPT; break; }
+			const known = verdict[p];
+			if (known === VISITING) {
 				result = V_KEPT;
-				const L = lines[nodes.get(p)!];
-				issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'parent-cycle', message: `parentUuid links loop through ${p}; the branch is kept as broken` });
+				const L = lines[p];
+				issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'parent-cycle', message: `parentUuid links loop through ${L.uuid}; the branch is kept as broken` });
 				break;
 			}
+			if (known !== 0) { result = known === V_ACTIVE ? V_REWIND : known; break; }
 			cur = p;
 		}
-		for (const q of path) verdict.set(q, result);
+		for (const q of path) verdict[q] = result;
 	}
-	// Sidechain lines (viewer mode, main transcript) never sit on the main path.
+	// Per line (duplicates share their node's verdict). Sidechain lines (viewer mode, main
+	// transcript) never sit on the main path.
 	const lineVerdict = new Uint8Array(n);
 	for (const L of lines) {
 		if (L.uuid === null) continue;
-		let vd = verdict.get(L.uuid) ?? V_KEPT;
+		const node = nodes.get(L.uuid)!;
+		let vd = verdict[node];
 		if (isSidechainLine(L) && vd !== V_ACTIVE) vd = V_SIDECHAIN;
 		lineVerdict[L.seq] = vd;
 	}
-	if (viewer) rescueParallelToolLines(lines, lineVerdict, (u) => { const i = nodes.get(u); return i !== undefined && (lineVerdict[i] === V_ACTIVE || lineVerdict[i] === V_KEPT); });
+	if (viewer) {
+		// D8: a null-rooted system note (local_command output, informational, ...) is not a
+		// cleared conversation: it is metadata on its own.
+		for (const L of lines) {
+			if (lineVerdict[L.seq] !== V_CLEAR || L.type !== 'system') continue;
+			const sub = L.v.subtype;
+			if (sub === 'compact_boundary' || sub === 'model_refusal_fallback') continue;
+			if (!str(L.v.parentUuid) && !str(L.v.logicalParentUuid)) lineVerdict[L.seq] = V_KEPT;
+		}
+		rescueParallelToolLines(lines, lineVerdict, (u) => {
+			const i = nodes.get(u);
+			return i !== undefined && (lineVerdict[i] === V_ACTIVE || lineVerdict[i] === V_KEPT);
+		});
+	}
 	const kept = (L: Line) => lineVerdict[L.seq] === V_ACTIVE || lineVerdict[L.seq] === V_KEPT;
-	const keptUuid = (u: string) => {
-		const vd = verdict.get(u);
-		return vd === V_ACTIVE || vd === V_KEPT;
-	};
 
 	// Content lines without a uuid can never join the graph: they are issues.
 	for (const L of lines) {
@@ -339,16 +354,16 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 		keptLines.push(L);
 	}
 	const timeOrder = sorted ? keptLines : keptLines.slice().sort((a, b) => a.t - b.t || a.seq - b.seq);
-	const textCache = new Map<number, string>();
+	const textCache: (string | undefined)[] = new Array(n);
 	const badText = { nullText: false };
 	const lineText = (L: Line): string => {
-		let s = textCache.get(L.seq);
+		let s = textCache[L.seq];
 		if (s === undefined) {
 			const m = L.v.message;
 			badText.nullText = false;
 			s = isObj(m) ? blocksText(normContentForText(m.content), badText) : '';
 			if (badText.nullText) issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'bad-content', message: 'a text block has no string text (read as "")' });
-			textCache.set(L.seq, s);
+			textCache[L.seq] = s;
 		}
 		return s;
 	};
@@ -440,7 +455,10 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 			accAtoms++;
 			if (L.tsProblem) {
 				const kind = L.tsProblem === 'missing' ? 'missing-timestamp' : 'bad-timestamp';
-				issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind, message: `timestamp ${L.tsProblem}; the line is placed at the time of its neighbour` });
+				const message = L.tsProblem === LOWER_Z
+					? `timestamp has a ${LOWER_Z}; read as UTC`
+					: `timestamp ${L.tsProblem}; the line is placed at the time of its neighbour`;
+				issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind, message });
 			}
 		}
 	};
@@ -488,7 +506,7 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 			if (sub === 'compact_boundary') {
 				const a = base(L, 'system');
 				a.subtype = 'compact_boundary';
-				a.parentUuid = parentOf.get(L.uuid!) ?? null;
+				a.parentUuid = resolvedParent(nodes.get(L.uuid!)!);
 				const cm = isObj(v.compactMetadata) ? v.compactMetadata : isObj(v.compact_metadata) ? v.compact_metadata : {};
 				a.compact_metadata = {
 					trigger: (cm.trigger as string | undefined) ?? null,
@@ -500,10 +518,11 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 			} else if (sub === 'model_refusal_fallback') {
 				const a = base(L, 'system');
 				a.subtype = 'model_refusal_fallback';
-				a.parentUuid = parentOf.get(L.uuid!) ?? null;
-				a.content = v.content ?? '';
-				a.fallback_from = v.originalModel ?? '';
-				a.fallback_to = v.fallbackModel ?? '';
+				a.parentUuid = resolvedParent(nodes.get(L.uuid!)!);
+				// rec.get(key, "") semantics: only a missing key defaults to "".
+				a.content = v.content === undefined ? '' : v.content;
+				a.fallback_from = v.originalModel === undefined ? '' : v.originalModel;
+				a.fallback_to = v.fallbackModel === undefined ? '' : v.fallbackModel;
 				emit(L, extras(L, a), L.seq);
 			} else skip(L, `system:${typeof sub === 'string' ? sub : 'none'}`);
 		}
@@ -590,7 +609,7 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 			const att = L.v.attachment;
 			if (!isObj(att) || att.type !== 'queued_command') continue;
 			if (place[L.seq] !== PLACE_NONE) continue;
-			if (L.tsProblem && L.tsProblem !== 'lower-case "z" time zone') {
+			if (L.tsProblem && L.tsProblem !== LOWER_Z) {
 				place[L.seq] = PLACE_ISSUE;
 				accIssues++;
 				issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: L.tsProblem === 'missing' ? 'missing-timestamp' : 'bad-timestamp', message: `queued_command attachment with timestamp ${L.tsProblem} is not shown`, accounted: true });
@@ -616,7 +635,9 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 				uuid: L.uuid,
 				session_id: rompUuid,
 				t: L.t,
-				fsid: L.uuid !== null ? ctx.fsids[L.fi] : null,
+				// The reference knows the file only of attachments that are graph nodes; viewer
+				// mode always says where the line lives (D6).
+				fsid: L.uuid !== null || viewer ? ctx.fsids[L.fi] : null,
 				// The reference only knows graph fields of attachments that are graph nodes.
 				parentUuid: L.uuid !== null ? ((L.v.parentUuid as string | null | undefined) ?? null) : null,
 				message: { role: 'user', content: [{ type: 'text', text }] },
@@ -739,7 +760,7 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 		const m: MetadataLine = { file, line: L.rec.line, type: metaType(L), uuid: L.uuid, t: Number.isNaN(L.t) ? null : L.t };
 		const why = reason[L.seq];
 		if (why) m.reason = why;
-		if (viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type))) m.value = L.v;
+		if (viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type) || L.type === 'system')) m.value = L.v;
 		metadata.push(m);
 	}
 
@@ -803,94 +824,6 @@ function normMessage(m: unknown, role: 'user' | 'assistant'): ApiMessage {
 	if (m.stop_reason !== undefined && m.stop_reason !== null) out.stop_reason = m.stop_reason as string;
 	if (m.usage !== undefined && m.usage !== null) out.usage = m.usage as ApiMessage['usage'];
 	return out;
-}
-
-// ── turns ──────────────────────────────────────────────────────────────────
-
-export function atomText(a: Atom): string {
-	return a.message ? blocksText(a.message.content) : '';
-}
-
-export function isOpener(a: Atom): boolean {
-	return a.type === 'user' && isOpenerAuthor(a.author);
-}
-
-function isInterrupt(a: Atom): boolean {
-	return a.type === 'user' && isInterruptText(atomText(a));
-}
-
-function endsTurn(a: Atom): boolean {
-	const sr = a.message?.stop_reason;
-	return sr === 'end_turn' || sr === 'stop_sequence';
-}
-
-function groupTurns(atoms: Atom[], rompUuid: string): Turn[] {
-	const groups: { trigger: string | null | undefined; atoms: Atom[]; openedBy: Atom }[] = [];
-	let cur: (typeof groups)[number] | null = null;
-	let ended = false;
-	for (const a of atoms) {
-		if (a.type === 'system' && a.subtype === 'compact_boundary') {
-			cur = { trigger: undefined, atoms: [a], openedBy: a };
-			groups.push(cur);
-			ended = true;
-			continue;
-		}
-		if (isOpener(a)) {
-			if (cur === null || ended) {
-				cur = { trigger: a.uuid, atoms: [a], openedBy: a };
-				groups.push(cur);
-				ended = false;
-			} else cur.atoms.push(a);
-		} else if (cur === null) {
-			cur = { trigger: undefined, atoms: [a], openedBy: a };
-			groups.push(cur);
-		} else cur.atoms.push(a);
-		if (a.type === 'assistant') ended = endsTurn(a);
-		if (a.command !== undefined || isInterrupt(a)) ended = true;
-	}
-	const turns: Turn[] = groups.map((g) => finalizeTurn(g.atoms, g.trigger, g.openedBy, rompUuid));
-	// stable sort by t (groups are already in time order, but keep the reference's sort)
-	return turns.map((t, i) => [t, i] as const).sort((x, y) => x[0].t - y[0].t || x[1] - y[1]).map((x) => x[0]);
-}
-
-function finalizeTurn(atoms: Atom[], trigger: string | null | undefined, openedBy: Atom, rompUuid: string): Turn {
-	const t = atoms[0].t;
-	let end = -Infinity;
-	for (const a of atoms) {
-		const e = a.end ?? a.t;
-		if (e > end) end = e;
-	}
-	let ended = false;
-	let lastAssistant: Atom | null = null;
-	for (let i = atoms.length - 1; i >= 0; i--) {
-		if (atoms[i].type === 'assistant') {
-			lastAssistant = atoms[i];
-			break;
-		}
-	}
-	if (lastAssistant) ended = endsTurn(lastAssistant);
-	if (!ended && !lastAssistant) {
-		if (trigger !== undefined && openedBy.type === 'user' && typeof openedBy.command === 'string') ended = true;
-		if (openedBy.type === 'system' && openedBy.subtype === 'compact_boundary') ended = true;
-	}
-	if (!ended) {
-		for (let i = atoms.length - 1; i >= 0; i--) {
-			const a = atoms[i];
-			if (a.type === 'idle' || a.command !== undefined) continue;
-			ended = isInterrupt(a);
-			break;
-		}
-	}
-	const hasTrigger = trigger !== undefined;
-	const basis = hasTrigger ? atomText(openedBy) : atomText(atoms[0]);
-	return {
-		id: `${rompUuid}:${t}:${sha1Hex(basis).slice(0, 8)}`,
-		trigger: hasTrigger ? { uuid: trigger ?? null } : null,
-		t,
-		end,
-		ended,
-		atoms,
-	};
 }
 
 /**

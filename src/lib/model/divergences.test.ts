@@ -160,6 +160,21 @@ describe('D6 viewer-only atom fields', () => {
 	});
 });
 
+describe('D6 a uuid-less queued_command attachment keeps its fsid in viewer mode', () => {
+	it('romp: fsid null (reference); viewer: the file stem', () => {
+		const lines = [
+			user('u1', null, 0, 'go', { promptSource: 'typed' }),
+			asst('a1', 'u1', 1, 'm1', [toolUse('t1')], 'tool_use'),
+			{ type: 'attachment', parentUuid: 'a1', timestamp: ts(2), attachment: { type: 'queued_command', prompt: 'also this' } },
+			asst('a2', 'a1', 3, 'm2', [text('done')], 'end_turn'),
+		];
+		const { romp, viewer } = both(lines);
+		const absorbed = (r: ParseResult) => r.session.turns.flatMap((t) => t.atoms).find((a) => a.absorbed)!;
+		expect([absorbed(romp).uuid, absorbed(romp).fsid]).toEqual([null, null]);
+		expect([absorbed(viewer).uuid, absorbed(viewer).fsid, absorbed(viewer).line]).toEqual([null, 'sess', 3]);
+	});
+});
+
 describe('D7 raw value of unrecognised metadata records (viewer only)', () => {
 	it('keeps value for an unknown type and a title, not for bulky known kinds', () => {
 		const lines = [
@@ -172,6 +187,23 @@ describe('D7 raw value of unrecognised metadata records (viewer only)', () => {
 		expect(viewer.metadata.map((m) => [m.type, m.value !== undefined])).toEqual([['atis-latch', true], ['custom-title', true], ['file-history-snapshot', false]]);
 		expect(viewer.metadata[0].value).toEqual({ type: 'atis-latch', opaque: [1, 2] });
 		expect(romp.metadata.every((m) => m.value === undefined)).toBe(true);
+	});
+});
+
+describe('D8 a null-rooted system note is metadata, not a cleared conversation', () => {
+	it('romp: offPath "clear"; viewer: metadata with its raw value', () => {
+		const lines = [
+			user('u1', null, 0, 'hello', { promptSource: 'typed' }),
+			{ type: 'system', subtype: 'local_command', uuid: 'x1', parentUuid: null, timestamp: ts(1), content: '<local-command-stdout>ok</local-command-stdout>' },
+			asst('a1', 'u1', 2, 'm1', [text('hi')], 'end_turn'),
+		];
+		const { romp, viewer } = both(lines);
+		expect(romp.offPath.map((o) => [o.uuid, o.reason])).toEqual([['x1', 'clear']]);
+		expect(viewer.offPath).toEqual([]);
+		const m = viewer.metadata.find((x) => x.uuid === 'x1')!;
+		expect(m.type).toBe('system:local_command');
+		expect((m.value as { content: string }).content).toContain('ok');
+		balanced(viewer);
 	});
 });
 

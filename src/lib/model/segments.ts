@@ -2,14 +2,14 @@
 // never stored. Inputs are the openers inside the turn (user atoms authored human / sdk / romp
 // / peer, incl. absorbed prompts, commands and mid-turn interrupts). Text-less segments hash
 // their anchor uuid so they do not all collide on sha1("").
-import { atomText, isOpener } from './build.ts';
+import { atomText, isOpener } from './turns.ts';
 import { sha1Hex } from './sha1.ts';
 import type { Atom, Segment, Turn } from './types.ts';
 
 function segId(rompUuid: string, t: number, trigger: Atom | null, atoms: Atom[]): string {
 	let basis = trigger ? atomText(trigger) : '';
 	if (!basis && atoms.length) basis = atomText(atoms[0]);
-	if (!basis) basis = (trigger?.uuid ?? null) ?? atoms[0]?.uuid ?? atoms.find((a) => a.uuid)?.uuid ?? '';
+	if (!basis) basis = trigger?.uuid || atoms[0]?.uuid || atoms.find((a) => a.uuid)?.uuid || '';
 	return `${rompUuid}:${t}:${sha1Hex(basis).slice(0, 8)}`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput, timeToC } from '$lib/view/timeline/index.ts';
-import { circlesPath, clampView, fullView, geometryOf, hitTest, MIN_SPAN, nearestBarOnLane, panBy, rectsPath, reveal, visibleBars, zoomAt } from './geometry.ts';
+import { circlesPath, clampView, drawModel, fullView, geometryOf, hitTest, MIN_SPAN, nearestBarOnLane, panBy, rectsPath, reveal, visibleBars, zoomAt } from './geometry.ts';
 
 const layout = layoutTimeline(syntheticLayoutInput(400, { lanes: 2 }));
 const geom = geometryOf(layout);
@@ -91,8 +91,48 @@ describe('hitTest', () => {
 
 describe('paths', () => {
 	it('draws rectangles with a minimum width and circles', () => {
-		expect(rectsPath([10], [10.2], 5, 8, 2)).toBe('M10.0 5h2.0v8h-2.0z');
+		expect(rectsPath([10], [10.2], 5, 8, 2)).toBe('M10 5h2v8h-2z');
+		expect(rectsPath([1.26], [9.04], 0, 1, 0)).toBe('M1.3 0h7.8v1h-7.8z');
 		expect(rectsPath([], [], 0, 1, 1)).toBe('');
-		expect(circlesPath([20], 3, 5)).toBe('M15.0 3a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z');
+		expect(circlesPath([20], 3, 5)).toBe('M15 3a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z');
+	});
+});
+
+describe('drawModel', () => {
+	const metrics = { axisH: 20, laneH: 30, dotY: 8, dotR: 4, barY: 14, barH: 10, minBarW: 2, detailMax: 100 };
+
+	it('lists bars and dots in view as elements when few are visible', () => {
+		const v = { c0: geom.barC0[10], c1: geom.barC1[14] };
+		const m = drawModel(layout, geom, v, 800, metrics);
+		expect(m.detailed).toBe(true);
+		const expected = layout.bars.filter((b) => geom.barC1[b.index] >= v.c0 && geom.barC0[b.index] <= v.c1).map((b) => b.index);
+		expect(m.barIdx).toEqual(expected);
+		expect(m.barPaths).toEqual([]);
+		const pad = (5 * (v.c1 - v.c0)) / 800; // dot radius + 1 px, in compressed units
+		const dotsInView = layout.dots.map((_, i) => i).filter((i) => geom.dotC[i] >= v.c0 - pad && geom.dotC[i] <= v.c1 + pad);
+		expect(m.dotIdx).toEqual(dotsInView);
+		expect(m.dotIdx.length).toBeGreaterThan(0);
+	});
+
+	it('switches to one path per lane (and per author for dots) when many are visible', () => {
+		const m = drawModel(layout, geom, fullView(layout), 800, metrics);
+		expect(m.detailed).toBe(false);
+		expect(m.barIdx).toEqual([]);
+		expect(m.barPaths).toHaveLength(layout.lanes.length);
+		const subpaths = m.barPaths.join('').match(/M/g)?.length ?? 0;
+		expect(subpaths).toBe(layout.bars.length);
+		const authors = new Set(m.dotPaths.map((d) => d.author));
+		expect(authors).toEqual(new Set(layout.dots.map((d) => d.author)));
+		expect(m.dotPaths.reduce((s, d) => s + (d.d.match(/M/g)?.length ?? 0), 0)).toBe(layout.dots.length);
+		expect(m.idle).not.toBe('');
+		expect(m.subs.match(/M/g)?.length).toBe(layout.subBars.length);
+		expect(m.markers.match(/M/g)?.length).toBe(layout.markers.length * 2);
+	});
+
+	it('places lane n at axisH + n·laneH', () => {
+		const lane1 = layout.lanes[1];
+		const v = { c0: geom.barC0[lane1.barStart], c1: geom.barC1[lane1.barStart] };
+		const m = drawModel(layout, geom, v, 500, { ...metrics, detailMax: 0 });
+		expect(m.barPaths[1]).toMatch(new RegExp(`^M-?[\\d.]+ ${20 + 30 + 14}h`));
 	});
 });

@@ -116,16 +116,26 @@ export type Hit = { kind: 'dot'; index: number } | { kind: 'bar'; index: number 
  * What is under compressed coordinate c on a lane: a dot within `dotTol`, else the bar that
  * contains c (or is within `barTol` of it), the nearest one winning.
  */
-export function hitTest(layout: TimelineLayout, g: Geometry, lane: number, c: number, dotTol: number, barTol: number): Hit {
+export function hitTest(
+	layout: TimelineLayout,
+	g: Geometry,
+	lane: number,
+	c: number,
+	dotTol: number,
+	barTol: number,
+	what: 'any' | 'dot' | 'bar' = 'any'
+): Hit {
 	if (lane < 0 || lane >= layout.lanes.length) return null;
 	const [d0, d1] = g.laneDots[lane];
 	let best = -1;
 	let bestDist = Infinity;
-	for (let i = lowerBound(g.dotC, d0, d1, c - dotTol); i < d1 && g.dotC[i] <= c + dotTol; i++) {
-		const dist = Math.abs(g.dotC[i] - c);
-		if (dist < bestDist) [best, bestDist] = [i, dist];
+	if (what !== 'bar') {
+		for (let i = lowerBound(g.dotC, d0, d1, c - dotTol); i < d1 && g.dotC[i] <= c + dotTol; i++) {
+			const dist = Math.abs(g.dotC[i] - c);
+			if (dist < bestDist) [best, bestDist] = [i, dist];
+		}
+		if (best >= 0 || what === 'dot') return best >= 0 ? { kind: 'dot', index: best } : null;
 	}
-	if (best >= 0) return { kind: 'dot', index: best };
 	const [b0, b1] = visibleBars(layout, g, lane, c - barTol, c + barTol);
 	for (let i = b0; i < b1; i++) {
 		const dist = c < g.barC0[i] ? g.barC0[i] - c : c > g.barC1[i] ? c - g.barC1[i] : 0;
@@ -145,13 +155,18 @@ export function nearestBarOnLane(layout: TimelineLayout, g: Geometry, lane: numb
 	return best;
 }
 
+/** Rounds to one decimal for path data (cheaper than toFixed in the hot loops). */
+export function r1(x: number): number {
+	return Math.round(x * 10) / 10;
+}
+
 /** SVG path data of rectangles [x0, x1] × [y, y + h], one subpath each. */
 export function rectsPath(xs0: ArrayLike<number>, xs1: ArrayLike<number>, y: number, h: number, minW: number): string {
 	let d = '';
 	for (let i = 0; i < xs0.length; i++) {
 		const x0 = xs0[i];
 		const w = Math.max(minW, xs1[i] - x0);
-		d += `M${x0.toFixed(1)} ${y}h${w.toFixed(1)}v${h}h${(-w).toFixed(1)}z`;
+		d += `M${r1(x0)} ${y}h${r1(w)}v${h}h${-r1(w)}z`;
 	}
 	return d;
 }
@@ -160,7 +175,106 @@ export function rectsPath(xs0: ArrayLike<number>, xs1: ArrayLike<number>, y: num
 export function circlesPath(xs: ArrayLike<number>, y: number, r: number): string {
 	let d = '';
 	for (let i = 0; i < xs.length; i++) {
-		d += `M${(xs[i] - r).toFixed(1)} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`;
+		d += `M${r1(xs[i] - r)} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`;
 	}
 	return d;
+}
+
+/** Pixel anatomy of a lane (see Timeline.svelte). */
+export interface LaneMetrics {
+	axisH: number;
+	laneH: number;
+	dotY: number;
+	dotR: number;
+	barY: number;
+	barH: number;
+	minBarW: number;
+	/** At most this many bars in view are drawn as individual elements. */
+	detailMax: number;
+}
+
+export interface DrawModel {
+	/** true: bars / dots in view are individual elements (barIdx / dotIdx); false: paths. */
+	detailed: boolean;
+	barIdx: number[];
+	dotIdx: number[];
+	/** Paths mode: bars per lane, dots per lane and author class. */
+	barPaths: string[];
+	dotPaths: { lane: number; author: string; d: string }[];
+	/** Always paths: idle holes inside bars, sub-bars, idle spans, compaction markers. */
+	gaps: string;
+	subs: string;
+	idle: string;
+	markers: string;
+}
+
+/**
+ * Everything the SVG draws for a view, as plain data: computed in one pass over what is in view
+ * with no reactive reads inside the loops (the component calls it from one $derived).
+ */
+export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW: number, m: LaneMetrics): DrawModel {
+	const v0 = view.c0;
+	const k = Math.max(1, plotW) / Math.max(1e-9, view.c1 - view.c0);
+	const { lanes, bars, dots, axis } = layout;
+	const top = (lane: number) => m.axisH + lane * m.laneH;
+	const fx = (c: number) => r1((c - v0) * k);
+
+	const ranges = lanes.map((l) => visibleBars(layout, g, l.index, view.c0, view.c1));
+	const pad = (m.dotR + 1) / k;
+	const dotRanges = lanes.map((l) => {
+		const [d0, d1] = g.laneDots[l.index];
+		const a = lowerBound(g.dotC, d0, d1, view.c0 - pad);
+		return [a, lowerBound(g.dotC, a, d1, view.c1 + pad)] as const;
+	});
+	const count = ranges.reduce((s, [a, b]) => s + (b - a), 0);
+	const out: DrawModel = { detailed: count <= m.detailMax, barIdx: [], dotIdx: [], barPaths: [], dotPaths: [], gaps: '', subs: '', idle: '', markers: '' };
+
+	for (const lane of lanes) {
+		const [a, b] = ranges[lane.index];
+		const [d0, d1] = dotRanges[lane.index];
+		const y = top(lane.index);
+		if (out.detailed) {
+			for (let i = a; i < b; i++) out.barIdx.push(i);
+			for (let i = d0; i < d1; i++) out.dotIdx.push(i);
+		} else {
+			let d = '';
+			for (let i = a; i < b; i++) {
+				const w = Math.max(m.minBarW, (g.barC1[i] - g.barC0[i]) * k);
+				d += `M${fx(g.barC0[i])} ${y + m.barY}h${r1(w)}v${m.barH}h${-r1(w)}z`;
+			}
+			out.barPaths.push(d);
+			const byAuthor = new Map<string, string>();
+			for (let i = d0; i < d1; i++) {
+				const r = m.dotR;
+				const au = dots[i].author;
+				byAuthor.set(au, (byAuthor.get(au) ?? '') + `M${r1((g.dotC[i] - v0) * k - r)} ${y + m.dotY}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`);
+			}
+			for (const [author, d] of byAuthor) out.dotPaths.push({ lane: lane.index, author, d });
+		}
+		for (let i = a; i < b; i++) {
+			for (const [t0, t1] of bars[i].gaps) {
+				const x0 = (timeToC(axis, t0) - v0) * k;
+				const x1 = (timeToC(axis, t1) - v0) * k;
+				out.gaps += `M${r1(x0)} ${y + m.barY + 2}h${r1(x1 - x0)}v${m.barH - 4}h${-r1(x1 - x0)}z`;
+			}
+		}
+	}
+	layout.subBars.forEach((s, i) => {
+		if (g.subC1[i] < view.c0 || g.subC0[i] > view.c1) return;
+		const w = Math.max(m.minBarW, (g.subC1[i] - g.subC0[i]) * k);
+		out.subs += `M${fx(g.subC0[i])} ${top(s.lane) + m.barY + m.barH + 2}h${r1(w)}v3h${-r1(w)}z`;
+	});
+	layout.idle.forEach((s, i) => {
+		if (g.idleC1[i] < view.c0 || g.idleC0[i] > view.c1) return;
+		const x0 = Math.max(-5, (g.idleC0[i] - v0) * k);
+		const x1 = Math.min(plotW + 5, (g.idleC1[i] - v0) * k);
+		out.idle += `M${r1(x0)} ${top(s.lane) + m.barY + m.barH / 2}H${r1(x1)}`;
+	});
+	layout.markers.forEach((mk, i) => {
+		const x = (g.markerC[i] - v0) * k;
+		if (x < -10 || x > plotW + 10) return;
+		const y = top(mk.lane);
+		out.markers += `M${r1(x)} ${y + m.barY - 3}v${m.barH + 6}M${r1(x - 4)} ${y + 2}h8l-4 6z`;
+	});
+	return out;
 }

@@ -282,7 +282,9 @@ function userItems(ctx: ItemContext, a: Atom, ti: number, known: Set<string>): I
 					}
 				});
 			}
-		} else if (isRecord(b) && b.type !== 'text') {
+		} else if (!isRecord(b)) {
+			out.push(rawItem(ctx, a, ti, 'Unrecognized content (not a block)', b, `:${out.length}`));
+		} else if (b.type !== 'text') {
 			out.push(rawItem(ctx, a, ti, `Unrecognized content block: ${String(b.type)}`, b, `:${out.length}`));
 		}
 	}

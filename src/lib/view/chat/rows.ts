@@ -6,7 +6,7 @@
 import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types';
 import { firstLine, isRecord, toJson } from './content';
 import { groupItems } from './grouping';
-import { atomMs, buildItems, countToolCalls, type Item } from './items';
+import { atomMs, buildItems, countToolCalls } from './items';
 import type { ChatRow, RawRow, RowIndexEntry, UsageTotals } from './types';
 
 /** The subset of ingest's ChildTranscript this module needs (structurally compatible). */
@@ -51,33 +51,44 @@ export function turnUsage(atoms: Atom[]): UsageTotals | null {
 	return t;
 }
 
-/** Raw items for unknown records, placed by time among the atom items (they end runs like any row). */
-function mergeRaw(items: Item[], metadata: MetadataLine[] | undefined, keyPrefix: string, lastTurn: number): Item[] {
-	const raws = (metadata ?? []).filter((m) => m.value !== undefined);
-	if (!raws.length) return items;
-	const out: Item[] = [];
+/**
+ * Record types Claude Code writes as bookkeeping (titles, modes, snapshots, queue ledger…): they
+ * have a name, belong to an inspector rather than the conversation, and never become raw cards.
+ */
+const BOOKKEEPING_TYPES = new Set([
+	'user', 'assistant', 'system', 'attachment', 'progress', 'file-history-snapshot', 'queue-operation', 'summary',
+	'custom-title', 'ai-title', 'last-prompt', 'permission-mode', 'agent-name', 'agent-setting', 'mode', 'pr-link',
+	'bridge-session', 'state', 'postal'
+]);
+
+/**
+ * Raw cards for records nobody has a name for, slotted in by time AFTER grouping: an unknown
+ * record is shown where it happened but never splits a run of tool work (it lands after it).
+ */
+function insertRaw(rows: ChatRow[], metadata: MetadataLine[] | undefined, keyPrefix: string): ChatRow[] {
+	const raws = (metadata ?? []).filter((m) => m.value !== undefined && !BOOKKEEPING_TYPES.has(m.type));
+	if (!raws.length) return rows;
+	const out: ChatRow[] = [];
 	let r = 0;
-	const rawItem = (m: MetadataLine, turnIndex: number): Item => {
-		const row: RawRow = {
-			key: `${keyPrefix}r:${m.file}:${m.line}`,
-			kind: 'raw',
-			atomUuid: m.uuid ?? '',
-			atomUuids: m.uuid ? [m.uuid] : [],
-			turnIndex,
-			ms: typeof m.t === 'number' ? m.t * 1000 : null,
-			defaultOpen: false,
-			title: `Unrecognized record: ${m.type}`,
-			json: toJson(m.value)
-		};
-		return { type: 'raw', turnIndex, status: null, messageId: null, row };
-	};
-	for (const it of items) {
-		while (r < raws.length && typeof raws[r].t === 'number' && it.row.ms !== null && (raws[r].t as number) * 1000 < it.row.ms) {
-			out.push(rawItem(raws[r++], it.turnIndex));
+	const rawRow = (m: MetadataLine, turnIndex: number): RawRow => ({
+		key: `${keyPrefix}r:${m.file}:${m.line}`,
+		kind: 'raw',
+		atomUuid: m.uuid ?? '',
+		atomUuids: m.uuid ? [m.uuid] : [],
+		turnIndex,
+		ms: typeof m.t === 'number' ? m.t * 1000 : null,
+		defaultOpen: false,
+		title: `Unrecognized record: ${m.type}`,
+		json: toJson(m.value)
+	});
+	for (const row of rows) {
+		while (r < raws.length && typeof raws[r].t === 'number' && row.ms !== null && (raws[r].t as number) * 1000 < row.ms) {
+			out.push(rawRow(raws[r++], row.turnIndex));
 		}
-		out.push(it);
+		out.push(row);
 	}
-	while (r < raws.length) out.push(rawItem(raws[r++], Math.max(0, lastTurn)));
+	const lastTurn = rows.length ? rows[rows.length - 1].turnIndex : 0;
+	while (r < raws.length) out.push(rawRow(raws[r++], lastTurn));
 	return out;
 }
 
@@ -106,7 +117,7 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 			});
 		}
 	});
-	const rows = groupItems(mergeRaw(items, opts.metadata, keyPrefix, session.turns.length - 1));
+	const rows = insertRaw(groupItems(items), opts.metadata, keyPrefix);
 	// Each turn's usage rides on its last row.
 	const lastRowOfTurn = new Map<number, number>();
 	rows.forEach((r, i) => lastRowOfTurn.set(r.turnIndex, i));

@@ -45,3 +45,9 @@ describe('promptGist', () => {
 		expect(promptGist('<local-command-caveat></local-command-caveat>\n   ')).toBe('');
 	});
 });
+
+describe('promptGist on a huge prompt', () => {
+	it('reads only the head and still finds the first line', () => {
+		expect(promptGist(`fix the flaky test\n${'x'.repeat(1_000_000)}`)).toBe('fix the flaky test');
+	});
+});

@@ -46,8 +46,12 @@ export function cutAtWord(line: string, max = GIST_MAX): string {
 	return cut.replace(/[\s,;:.]+$/u, '') + '…';
 }
 
+/** Only the head of a long prompt is looked at: the gist is its first meaningful line. */
+const HEAD_CHARS = 4000;
+
 /** The gist of a prompt's text: first meaningful line, markers stripped, ≤ max chars. '' if none. */
 export function promptGist(text: string, max = GIST_MAX): string {
+	text = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
 	// A raw slash-command invocation reads best as "/name args", wherever its tags sit.
 	const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1].trim();
 	if (name) {

@@ -1,0 +1,130 @@
+// Issue 5: timeline clicks land the chat, links carry a session or a place in it.
+import { expect, test, type Page } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { longSession } from './make-session';
+import { openApp, stats } from './helpers';
+
+const TURNS = 120;
+
+async function loadLong(page: Page): Promise<void> {
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'long.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from(longSession(TURNS))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+}
+
+/** The bar whose segment starts at prompt u<i> (its dot names the trigger). */
+async function barOfTurn(page: Page, i: number) {
+  const dot = page.locator(`[data-trigger-uuid="u${i}"]`);
+  await expect(dot).toHaveCount(1);
+  const segment = await dot.getAttribute('data-segment-id');
+  return page.locator(`[data-segment-id="${segment}"]`).first();
+}
+
+test('clicking a bar lands the chat on the segment reply', async ({ page }) => {
+  await loadLong(page);
+  expect((await stats(page)).segments).toBe(TURNS);
+  const bar = await barOfTurn(page, 90);
+  await bar.click();
+  const row = page.locator('[data-atom-uuid="a90"]');
+  await expect(row).toBeInViewport();
+  await expect(page).toHaveURL(/#s=.+&a=a90$/);
+});
+
+test('clicking a dot lands on the prompt', async ({ page }) => {
+  await loadLong(page);
+  await page.locator('[data-trigger-uuid="u75"]').click();
+  await expect(page.locator('[data-atom-uuid="u75"]')).toBeInViewport();
+});
+
+test('back and forward move between two landings', async ({ page }) => {
+  await loadLong(page);
+  await page.locator('[data-trigger-uuid="u20"]').click();
+  await expect(page.locator('[data-atom-uuid="u20"]')).toBeInViewport();
+  await page.locator('[data-trigger-uuid="u100"]').click();
+  await expect(page.locator('[data-atom-uuid="u100"]')).toBeInViewport();
+  await page.goBack();
+  await expect(page).toHaveURL(/a=u20$/);
+  await expect(page.locator('[data-atom-uuid="u20"]')).toBeInViewport();
+  await page.goForward();
+  await expect(page).toHaveURL(/a=u100$/);
+  await expect(page.locator('[data-atom-uuid="u100"]')).toBeInViewport();
+});
+
+test('a #z= share link opens the same session in a fresh context', async ({ page, browser, baseURL }) => {
+  await loadLong(page);
+  await page.locator('[data-trigger-uuid="u60"]').click();
+  const before = await stats(page);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Share link').inputValue();
+  expect(link).toContain('#');
+  expect(link).toContain('z=');
+  const fresh = await browser.newContext({ baseURL });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await expect(other.locator('html')).toHaveAttribute('data-state', 'ready');
+  const after = await stats(other);
+  expect(after.turns).toBe(before.turns);
+  expect(after.atoms).toBe(before.atoms);
+  await expect(other.locator('[data-atom-uuid="u60"]')).toBeInViewport();
+  await fresh.close();
+});
+
+test.describe('?src= links', () => {
+  let server: Server;
+  let origin: string;
+  test.beforeAll(async () => {
+    const body = longSession(12);
+    server = createServer((req, res) => {
+      if (req.url === '/raw/session.jsonl') {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson', 'access-control-allow-origin': '*' });
+        res.end(body);
+      } else if (req.url === '/private/session.jsonl') {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' }); // no CORS header
+        res.end(body);
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  test.afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  test('opens a transcript served with CORS and lands on the linked atom', async ({ page }) => {
+    await page.goto(`/?src=${encodeURIComponent(`${origin}/raw/session.jsonl`)}#a=a7`);
+    await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+    expect((await stats(page)).turns).toBe(12);
+    await expect(page.locator('[data-atom-uuid="a7"]')).toBeInViewport();
+  });
+
+  test('a host that refuses cross-origin reads gets a clear message', async ({ page }) => {
+    await page.goto(`/?src=${encodeURIComponent(`${origin}/private/session.jsonl`)}`);
+    await expect(page.locator('html')).toHaveAttribute('data-state', 'error');
+    await expect(page.getByRole('alert')).toContainText('CORS');
+  });
+});
+
+test('a corrupted share link shows one sentence and an empty viewer', async ({ page }) => {
+  await page.goto('/#z=AQ-this-is-not-a-real-payload');
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'error');
+  const alert = page.getByRole('alert');
+  await expect(alert).toBeVisible();
+  expect((await alert.innerText()).split(/[.!?]\s/).length).toBeLessThanOrEqual(2);
+  await expect(alert).not.toContainText('Error:');
+  await expect(page.locator('[data-row-kind]')).toHaveCount(0);
+});
+
+test('a target that is not in the session is said so', async ({ page }) => {
+  await loadLong(page);
+  await page.locator('[data-trigger-uuid="u3"]').click();
+  const url = new URL(page.url());
+  url.hash = url.hash.replace(/a=u3/, 'a=nope-not-here');
+  await page.goto(url.href);
+  await expect(page.locator('[data-not-found]')).toContainText('nope-not-here');
+});
