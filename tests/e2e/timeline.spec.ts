@@ -17,12 +17,11 @@ async function loadLong(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
 }
 
-/** The bar whose segment starts at prompt u<i> (its dot names the trigger). */
+/** The bar of turn i: one segment per turn, bars in time order (layout.bars is sorted by t0). */
 async function barOfTurn(page: Page, i: number) {
-  const dot = page.locator(`[data-trigger-uuid="u${i}"]`);
-  await expect(dot).toHaveCount(1);
-  const segment = await dot.getAttribute('data-segment-id');
-  return page.locator(`[data-segment-id="${segment}"]`).first();
+  const bar = page.locator(`[data-bar-index="${i - 1}"][data-segment-id]`).first();
+  await expect(bar).toBeAttached();
+  return bar;
 }
 
 test('clicking a bar lands the chat on the segment reply', async ({ page }) => {

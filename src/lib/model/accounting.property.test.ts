@@ -1,10 +1,12 @@
-// "Nothing lost, nothing thrown": windows of real corpus lines, mutated at the JSON level (fields
-// dropped or replaced by null / numbers / arrays / strings, odd timestamps, null text blocks,
-// non-object lines, parent cycles), at the byte level (truncation, flipped and inserted bytes)
-// and at the file level (duplicates, shuffles, BOM, CRLF, blank lines, no final newline), plus
-// a mutated state log. For every input: buildSession never throws in either mode, every line is
-// accounted for exactly once, and a parse fed in random chunk sizes equals the whole-file parse.
-// Then explicit cases for the pack README's "Must not crash" inputs and reader rules.
+// "Nothing lost, nothing thrown": windows of real corpus and pack lines, mutated at the JSON level
+// (fields dropped, retyped or replaced by null / numbers / arrays / strings, odd timestamps, null
+// text blocks, non-object lines, parent cycles, shared uuids), at the byte level (truncation,
+// flipped and inserted bytes) and at the file level (duplicates, shuffles, BOM, CRLF, blank lines,
+// no final newline); sometimes with an earlier candidate file, a mutated state log and postal log,
+// sdkHuman, a leaf override and a clock. For every input: buildSession never throws in either
+// mode, every line is accounted for exactly once, and a parse fed in random chunk sizes equals
+// the whole-file parse. Then explicit cases for the pack README's "Must not crash" inputs and
+// its reader rules.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import fc from 'fast-check';

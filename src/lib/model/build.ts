@@ -3,8 +3,16 @@
 // issues, off-path lines and metadata records Loupe needs so that nothing is lost silently.
 //
 // Modes: compat 'romp' reproduces the reference field for field; 'viewer' (default) applies the
-// improvements listed in docs/divergences.md (stop_reason recovery, leaf choice that ignores
-// trailing sidechain / null-rooted system lines, sidechains off the main path, viewer extras).
+// improvements listed in docs/divergences.md: D1 stop_reason recovered per message.id, D2 leaf
+// choice that ignores trailing sidechain / null-rooted system lines, D3 sidechains off the main
+// path (unless opts.subagent), D4 parallel tool calls and local-command branches are not
+// rewinds, D6 viewer-only atom fields, D7 raw JSON of unknown metadata, D8 null-rooted system
+// notes are metadata. Both modes: bad timestamps are issues, never crashes (D5).
+//
+// Pipeline (reference §2.1): postal index → lines + uuid graph → leaf → stitch repair → active
+// path and kept set → pre-passes (replays, compaction summaries, Skill ids, command promptIds)
+// → atom emission (user rules 1–11, assistant, system) → absorbed attachments → state rows
+// (landed texts, orphan replies, idle) → sort by (t, read order) → turns (turns.ts).
 //
 // ACCOUNTING. Every non-blank input line (transcripts, state log, postal log) has exactly one
 // home, and accounting.lines = atoms + offPath + metadata + issues, where
@@ -65,7 +73,8 @@ const KNOWN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progr
 	'summary', 'custom-title', 'ai-title', 'last-prompt', 'permission-mode', 'agent-name', 'agent-setting', 'mode', 'pr-link',
 	'bridge-session']);
 
-const PLACE_NONE = 0, PLACE_ATOM = 1, PLACE_OFF = 2, PLACE_META = 3, PLACE_ISSUE = 4;
+// Where a transcript line ended up; unplaced lines become offPath or metadata at the end.
+const PLACE_NONE = 0, PLACE_ATOM = 1, PLACE_OFF = 2, PLACE_ISSUE = 4;
 const V_ACTIVE = 1, V_KEPT = 2, V_REWIND = 3, V_CLEAR = 4, V_SIDECHAIN = 5;
 const VERDICT_NAME = ['', 'active', 'broken', 'rewind', 'clear', 'sidechain'];
 
@@ -110,26 +119,32 @@ export function buildSession(input: ParseInput, opts: ParseOptions = {}): ParseR
 	try {
 		return build(input, opts);
 	} catch (e) {
-		const files = (input?.transcripts ?? []).map((f) => f?.file ?? '?');
-		const leaf = files.length ? fileStem(files[files.length - 1]) : '';
-		const rompUuid = opts.rompUuid || leaf;
-		const issues: Issue[] = [{ file: files[files.length - 1] ?? '', line: null, kind: 'internal-error', message: String(e instanceof Error ? e.stack ?? e.message : e) }];
-		let lines = 0;
-		for (const f of [...(input?.transcripts ?? []), input?.states, input?.postal]) {
-			if (!f) continue;
-			lines += f.lines ?? 0;
-			for (const i of f.issues ?? []) issues.push(i);
-		}
-		// Everything is lost in this path, so every line is accounted as an issue.
-		issues[0].accounted = true;
-		return {
-			session: { rompUuid, name: opts.name || rompUuid, dir: opts.dir ?? '', color: '#888888', leafFsid: leaf, landedTextUuids: [], turns: [] },
-			issues,
-			offPath: [],
-			metadata: [],
-			accounting: { lines, atoms: 0, offPath: 0, metadata: 0, issues: lines },
-		};
+		return failed(input, opts, e);
 	}
+}
+
+/** Last-resort result when building threw: an empty session, every line an accounted issue. */
+function failed(input: ParseInput, opts: ParseOptions, e: unknown): ParseResult {
+	const files = (input?.transcripts ?? []).filter(Boolean);
+	const leaf = files.length ? fileStem(files[files.length - 1].file ?? '') : '';
+	const rompUuid = opts.rompUuid || leaf;
+	const why = e instanceof Error ? e.message : String(e);
+	const issues: Issue[] = [];
+	for (const f of [...files, input?.states, input?.postal]) {
+		if (!f) continue;
+		for (const i of f.issues ?? []) issues.push(i.line !== null ? { ...i, accounted: true } : i);
+		for (const r of f.records ?? []) {
+			issues.push({ file: f.file, line: r.line, kind: 'internal-error', message: `not shown: the model failed (${why})`, accounted: true });
+		}
+	}
+	const accounted = issues.filter((i) => i.accounted).length;
+	return {
+		session: { rompUuid, name: opts.name || rompUuid, dir: opts.dir ?? '', color: '#888888', leafFsid: leaf, landedTextUuids: [], turns: [] },
+		issues,
+		offPath: [],
+		metadata: [],
+		accounting: { lines: accounted, atoms: 0, offPath: 0, metadata: 0, issues: accounted },
+	};
 }
 
 function build(input: ParseInput, opts: ParseOptions): ParseResult {
@@ -361,7 +376,7 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 		if (s === undefined) {
 			const m = L.v.message;
 			badText.nullText = false;
-			s = isObj(m) ? blocksText(normContentForText(m.content), badText) : '';
+			s = isObj(m) ? blocksText(m.content, badText) : '';
 			if (badText.nullText) issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'bad-content', message: 'a text block has no string text (read as "")' });
 			textCache[L.seq] = s;
 		}
@@ -799,11 +814,6 @@ function jsOr(a: unknown, b: unknown): unknown {
 
 function collapseWs(s: string): string {
 	return pySplit(s).join(' ');
-}
-
-/** For text extraction a string content counts as itself (normContent would drop blank strings). */
-function normContentForText(c: unknown): unknown {
-	return c;
 }
 
 function hasNonBlankText(m: unknown): boolean {

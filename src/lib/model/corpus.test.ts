@@ -7,6 +7,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSession, readRecords } from './index.ts';
 import type { Compat, ParseResult } from './index.ts';
+import { chunksOf } from '../../../scripts/lib/chunks.ts';
 import { accountingAddsUp, misplaced, nonBlankLines } from '../../../scripts/lib/accounting-check.ts';
 
 const CORPUS = resolve(__dirname, '../../../fixtures/corpus');
@@ -89,6 +90,12 @@ describe('corpus (viewer mode)', () => {
 				expect(misplaced(result, rel, lines)).toEqual({ missing: [], twice: [] });
 
 				expect(finishedButOpen(text, result)).toEqual([]);
+			});
+			it('viewer: a parse fed in 997-byte chunks equals the whole-file parse', () => {
+				const bytes = readFileSync(abs);
+				const subagent = basename(abs).startsWith('agent-');
+				const chunked = buildSession({ transcripts: [readRecords(rel, chunksOf(bytes, 997))] }, { compat: 'viewer', subagent });
+				expect(chunked).toEqual(parseFile(abs).result);
 			});
 			it('also parses in romp mode with the accounting adding up', () => {
 				const { text, result } = parseFile(abs, 'romp');

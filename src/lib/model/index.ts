@@ -1,8 +1,12 @@
-// Public surface of the model layer: the contract in /tmp/loupe-api.md. Everything the
-// ingest layer, the worker and the Node scripts need is re-exported from here.
+// Public surface of the model layer: the contract in /tmp/loupe-api.md (Session/Turn/Atom types,
+// RecordReader, buildSession, segmentsOf) plus the small pure helpers other layers reuse
+// (atom text, opener test, Python-compatible strip, SHA-1, timestamp parsing).
 export type * from './types.ts';
-export { RecordReader, readRecords } from './reader.ts';
+export { RecordReader, readRecords, utf8Length } from './reader.ts';
 export { buildSession } from './build.ts';
 export { segmentsOf } from './segments.ts';
-export { pyStrip } from './pystr.ts';
+export { atomText, isOpener } from './turns.ts';
+export { blocksText, deriveAuthor, postalPairs } from './text.ts';
+export { pyStrip, pySplit } from './pystr.ts';
 export { sha1Hex } from './sha1.ts';
+export { parseTimestamp } from './timestamp.ts';

@@ -8,7 +8,8 @@ const STORAGE_PREFIX = 'loupe:open:';
 const MAX_CHOICES = 2000;
 
 export class ChatUi {
-  /** key → open? Only rows the person (or a landing) touched are here. */
+  /** key → flipped? A row open by default stores its "collapse" under `<key>~closed` (see
+   *  components/chat/ui.ts), so every entry means "the person turned this away from its default". */
   #choices = new SvelteMap<string, boolean>();
   #sessionKey: string | null = null;
   /** Row key of the landing target, highlighted until the next landing. */
@@ -24,17 +25,21 @@ export class ChatUi {
     for (const [k, v] of Object.entries(readChoices(sessionKey))) this.#choices.set(k, v);
   }
 
-  isOpen(key: string, defaultOpen: boolean): boolean {
-    return this.#choices.get(key) ?? defaultOpen;
+  /** Whether the person flipped this key (the ChatList `isExpanded` prop). */
+  isFlipped(key: string): boolean {
+    return this.#choices.get(key) ?? false;
   }
 
-  toggle(key: string, defaultOpen: boolean): void {
-    this.#set(key, !this.isOpen(key, defaultOpen));
+  /** Flips a key (the ChatList `onToggle` prop). */
+  flip(key: string): void {
+    this.#set(key, !this.isFlipped(key));
   }
 
   /** Opens a row (a landing inside a collapsed group); leaves an open row alone. */
-  open(key: string): void {
-    if (this.#choices.get(key) !== true) this.#set(key, true);
+  open(key: string, defaultOpen: boolean): void {
+    if (defaultOpen) {
+      if (this.isFlipped(`${key}~closed`)) this.#set(`${key}~closed`, false);
+    } else if (!this.isFlipped(key)) this.#set(key, true);
   }
 
   #set(key: string, open: boolean): void {

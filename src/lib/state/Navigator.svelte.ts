@@ -42,7 +42,7 @@ export class Navigator {
     this.notFound = null;
     const row = v.chatIndex[index];
     // A target inside a collapsed group opens the group; the person's other choices stay.
-    if (row.atomUuid !== atomUuid) this.ui.open(row.key);
+    if (row.atomUuid !== atomUuid) this.ui.open(row.key, row.defaultOpen);
     this.ui.highlightKey = row.key;
     this.landedAtom = atomUuid;
     this.#scrollTo?.(index, atomUuid);

@@ -26,10 +26,19 @@ export function cap(s: string, max = OUTPUT_CAP): string {
 	return s.length > max ? `${s.slice(0, max)}\n…(${s.length - max} more characters not shown)` : s;
 }
 
-/** Pretty JSON that never throws (cycles and BigInts cannot come from JSON.parse, but be safe). */
+const LONG_BASE64_RE = /^[A-Za-z0-9+/\s]{1000,}={0,2}$/;
+
+/** Long base64 payloads (images, PDFs) are summarised in JSON views instead of dumped. */
+function elideBlobs(_key: string, value: unknown): unknown {
+	return typeof value === 'string' && value.length >= 1000 && LONG_BASE64_RE.test(value.slice(0, 4000))
+		? `…(${value.length.toLocaleString('en')} base64 characters)`
+		: value;
+}
+
+/** Pretty JSON that never throws, with long base64 payloads elided. */
 export function toJson(v: unknown, max = OUTPUT_CAP): string {
 	try {
-		const s = JSON.stringify(v, null, 2);
+		const s = JSON.stringify(v, elideBlobs, 2);
 		return cap(s ?? String(v), max);
 	} catch {
 		return String(v);

@@ -212,6 +212,9 @@ export function buildCallView(
 			}
 		}
 	}
-	if (tur !== undefined && view.renderer === 'generic') view.resultJson = toJson(tur);
+	// The recorded result adds something only when it is more than the result content itself.
+	if (tur !== undefined && view.renderer === 'generic' && !(Array.isArray(tur) && result && tur.length === (Array.isArray(result.block.content) ? result.block.content.length : -1))) {
+		view.resultJson = toJson(tur);
+	}
 	return view;
 }

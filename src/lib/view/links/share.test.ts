@@ -55,11 +55,11 @@ describe('share payload', () => {
 		expect(p.length).toBeLessThan(2000);
 	});
 
-	it('refuses to encode a session whose payload would exceed the limit, with a pointer to hosting', async () => {
+	it('refuses to encode a session whose payload would exceed the limit', async () => {
 		const r = await encodeShare([{ name: 'big.jsonl', text: 'x'.repeat(5000) }], 10);
 		expect(r.ok).toBe(false);
 		if (!r.ok) {
-			expect(r.message).toMatch(/raw gist URL/);
+			expect(r.message).toMatch(/too large to travel inside a link/);
 			expect(r.chars).toBeGreaterThan(10);
 		}
 	});

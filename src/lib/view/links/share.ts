@@ -123,7 +123,8 @@ export async function encodeShare(files: readonly ShareFile[], maxChars = MAX_SH
 		return {
 			ok: false,
 			chars: payload.length,
-			message: `This session is too large to travel inside a link (${mb} MB compressed); host the file (for example as a raw gist URL) and share ?src=<its URL> instead.`
+			// The caller adds where to host it (it knows the viewer's own URL for ?src=).
+			message: `This session is too large to travel inside a link (${mb} MB compressed; links carry at most ${(maxChars / 1_000_000).toFixed(1)} MB).`
 		};
 	}
 	return { ok: true, payload };

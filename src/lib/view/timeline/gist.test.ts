@@ -51,3 +51,15 @@ describe('promptGist on a huge prompt', () => {
 		expect(promptGist(`fix the flaky test\n${'x'.repeat(1_000_000)}`)).toBe('fix the flaky test');
 	});
 });
+
+describe('promptGist and harness context', () => {
+	it('skips IDE context and reminders wrapped around the ask', () => {
+		const text = '<ide_opened_file>The user opened the file /a/plan.md in the IDE. This may or may not be related.</ide_opened_file>\nread plan.md and roadmap.md';
+		expect(promptGist(text)).toBe('read plan.md and roadmap.md');
+		expect(promptGist('<system-reminder>\nbe brief\n</system-reminder>\nship it')).toBe('ship it');
+	});
+
+	it('keeps the context when it is all there is', () => {
+		expect(promptGist('<ide_selection>const x = 1;</ide_selection>')).toBe('const x = 1;');
+	});
+});

@@ -6,13 +6,11 @@
 export const GIST_MAX = 90;
 
 /** Lines that frame a postal delivery rather than say anything (event-model reference §1.4). */
-const FRAMING_LINES = [
-	/^stop hook feedback:?$/i,
-	/^📬/u,
-	/^new message\(s\) from your romp peers:?$/i,
-	/^[—–-]\s*from\s.+:$/u,
-	/^#{3,}$/
-];
+const FRAMING_START = /^[SsNn\uD83D—–#-]/;
+const FRAMING_LINE = /^(?:stop hook feedback:?|📬.*|new message\(s\) from your romp peers:?|[—–-]\s*from\s.+:|#{3,})$/iu;
+
+/** Context the harness wraps around a prompt (IDE state, reminders): not what the person asked. */
+const CONTEXT_TAGS = /<(ide_opened_file|ide_selection|ide_diagnostics|system-reminder|local-command-caveat)\b[^>]*>[\s\S]*?<\/\1>/g;
 
 /** Removes HTML comments (romp markers), XML-ish tags (keeping their inner text) and `[romp]`. */
 export function stripMarkers(text: string): string {
@@ -25,6 +23,9 @@ export function stripMarkers(text: string): string {
 /** "retry retry retry retry" → "retry ×4" (three or more in a row). */
 export function collapseRepeats(line: string): string {
 	const words = line.split(' ');
+	let storm = false;
+	for (let i = 2; i < words.length && !storm; i++) storm = words[i] === words[i - 1] && words[i] === words[i - 2];
+	if (!storm) return line;
 	const out: string[] = [];
 	for (let i = 0; i < words.length; ) {
 		let j = i + 1;
@@ -38,6 +39,7 @@ export function collapseRepeats(line: string): string {
 
 /** Cuts at the last word boundary before `max` characters (code points) and adds "…". */
 export function cutAtWord(line: string, max = GIST_MAX): string {
+	if (line.length <= max) return line; // UTF-16 length ≥ code points
 	const chars = Array.from(line);
 	if (chars.length <= max) return line;
 	const head = chars.slice(0, max - 1).join('');
@@ -52,15 +54,26 @@ const HEAD_CHARS = 4000;
 /** The gist of a prompt's text: first meaningful line, markers stripped, ≤ max chars. '' if none. */
 export function promptGist(text: string, max = GIST_MAX): string {
 	text = text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text;
+	// Fast path: plain prose (most prompts) has no tags, comments or [romp] to strip.
+	if (!text.includes('<') && !text.includes('[')) return firstLine(text, max);
 	// A raw slash-command invocation reads best as "/name args", wherever its tags sit.
 	const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1].trim();
 	if (name) {
 		const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1].trim();
 		text = args ? `${name} ${args}` : name;
 	}
-	for (const raw of stripMarkers(text).split(/\r?\n/)) {
-		const line = raw.replace(/\s+/gu, ' ').trim();
-		if (!line || FRAMING_LINES.some((re) => re.test(line))) continue;
+	// Prefer the prompt without harness context; a prompt that is only context keeps it.
+	return firstLine(stripMarkers(text.replace(CONTEXT_TAGS, ' ')), max) || firstLine(stripMarkers(text), max);
+}
+
+/** First line that says something (framing lines skipped), collapsed and cut. */
+function firstLine(text: string, max: number): string {
+	for (let at = 0; at <= text.length; ) {
+		let nl = text.indexOf('\n', at);
+		if (nl < 0) nl = text.length;
+		const line = text.slice(at, nl).replace(/\s+/g, ' ').trim();
+		at = nl + 1;
+		if (!line || (FRAMING_START.test(line) && FRAMING_LINE.test(line))) continue;
 		return cutAtWord(collapseRepeats(line), max);
 	}
 	return '';

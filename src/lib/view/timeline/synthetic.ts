@@ -55,7 +55,7 @@ function syntheticTurns(sid: string, i: number, t: number, breakEvery: number): 
 	}
 	const p = `u${i}`;
 	const atoms: Atom[] = [
-		atom('user', p, t, { author: i % 13 === 0 ? 'sdk' : 'human', promptSource: 'typed', message: { role: 'user', content: text(`<command-name>/task</command-name> request number ${i}\nsecond line`) } }),
+		atom('user', p, t, { author: i % 13 === 0 ? 'sdk' : 'human', promptSource: 'typed', message: { role: 'user', content: text(i % 5 === 0 ? `<ide_opened_file>The user opened the file src/m${i}.ts in the IDE.</ide_opened_file>\nplease refactor module ${i} and keep the tests green` : `request number ${i}: refactor the module and keep the tests green\nsecond line`) } }),
 		atom('assistant', `a${i}`, t + 4_000, {
 			message: {
 				role: 'assistant',
