@@ -290,8 +290,11 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 	const verdict = new Uint8Array(n);
 	if (leaf >= 0) {
 		let cur = leaf;
+		// The reference stops after 500k steps; the visited check already prevents loops, so
+		// viewer mode walks the whole path (a very long session must not lose its start).
+		const maxSteps = viewer ? Infinity : 500000;
 		let steps = 0;
-		while (cur >= 0 && verdict[cur] === 0 && steps++ < 500000) {
+		while (cur >= 0 && verdict[cur] === 0 && steps++ < maxSteps) {
 			verdict[cur] = V_ACTIVE;
 			cur = parentIdx[cur];
 		}
@@ -353,7 +356,8 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 	// Content lines without a uuid can never join the graph: they are issues.
 	for (const L of lines) {
 		if (L.uuid !== null) continue;
-		if (L.type === 'user' || L.type === 'assistant' || L.type === 'system') {
+		const sub = L.v.subtype;
+		if (L.type === 'user' || L.type === 'assistant' || (L.type === 'system' && (sub === 'compact_boundary' || sub === 'model_refusal_fallback'))) {
 			place[L.seq] = PLACE_ISSUE;
 			accIssues++;
 			issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'missing-uuid', message: `${L.type} line has no uuid, so it cannot be placed in the conversation`, accounted: true });
@@ -841,7 +845,8 @@ function normMessage(m: unknown, role: 'user' | 'assistant'): ApiMessage {
  * content block, and the tool_result of each parallel tool_use hangs off ITS tool_use line, so
  * every call but the last forms a side branch that rejoins the active path — the reference
  * drops those as rewinds. A "rewound" line is rescued when it is an assistant line of a message
- * (message.id) that is kept, a tool_result line answering only kept tool_use ids, or a non-content
+ * (message.id) that is kept, a tool_result line answering only kept tool_use ids that have no
+ * kept result yet, or a non-content
  * line (attachment, progress, system) hanging off a rescued line. Local slash-command lines
  * (/doctor, /status and their stdout) hanging off a kept line are side branches too. Lines in file order, so a
  * rescued tool_use line makes its later results rescuable.
@@ -849,11 +854,16 @@ function normMessage(m: unknown, role: 'user' | 'assistant'): ApiMessage {
 function rescueParallelToolLines(lines: Line[], verdict: Uint8Array, keptUuid: (u: string) => boolean): void {
 	const msgIds = new Set<string>();
 	const toolIds = new Set<string>();
+	const answered = new Set<string>();
 	const note = (L: Line) => {
 		const m = L.v.message;
-		if (L.type !== 'assistant' || !isObj(m)) return;
-		if (typeof m.id === 'string') msgIds.add(m.id);
-		if (Array.isArray(m.content)) for (const b of m.content) if (isObj(b) && b.type === 'tool_use' && typeof b.id === 'string') toolIds.add(b.id);
+		if (!isObj(m) || !Array.isArray(m.content)) return;
+		if (L.type === 'assistant') {
+			if (typeof m.id === 'string') msgIds.add(m.id);
+			for (const b of m.content) if (isObj(b) && b.type === 'tool_use' && typeof b.id === 'string') toolIds.add(b.id);
+		} else if (L.type === 'user') {
+			for (const b of m.content) if (isObj(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string') answered.add(b.tool_use_id);
+		}
 	};
 	let any = false;
 	for (const L of lines) {
@@ -875,20 +885,52 @@ function rescueParallelToolLines(lines: Line[], verdict: Uint8Array, keptUuid: (
 			else if (Array.isArray(c) && c.length > 0) {
 				ok = true;
 				for (const b of c) {
-					if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || !toolIds.has(b.tool_use_id)) {
+					// A result for a call that already has a kept result is a genuine rewind.
+					if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || !toolIds.has(b.tool_use_id) || answered.has(b.tool_use_id)) {
 						ok = false;
 						break;
 					}
 				}
 			}
 		} else {
+			// Progress / hook attachments / system notes hanging off a kept or rescued line are
+			// side notes, not branches (a queued_command only via a rescued parent).
 			const p = str(L.v.parentUuid);
-			ok = p !== null && rescued.has(p);
+			const att = L.v.attachment;
+			const queued = isObj(att) && att.type === 'queued_command';
+			ok = p !== null && (rescued.has(p) || (!queued && keptUuid(p)));
 		}
 		if (ok) {
 			verdict[L.seq] = V_KEPT;
 			rescued.add(L.uuid);
 			note(L);
 		}
+	}
+	rescueUnansweredBranches(lines, verdict);
+}
+
+/**
+ * viewer divergence (D4): a side branch that holds a prompt but no assistant line was never answered — e.g.
+ * a prompt sent while Claude worked and interrupted at once. Nothing the model said is hidden
+ * there, so dropping it would only lose a real ask; it is kept. Branches with any assistant line
+ * (a genuine rewind: the old prompt and its replies) stay dropped.
+ */
+function rescueUnansweredBranches(lines: Line[], verdict: Uint8Array): void {
+	const rootOf = new Map<string, number>(); // rewound uuid → seq of its branch root
+	const answeredRoot = new Set<number>();
+	const promptRoot = new Set<number>();
+	const members: Line[] = [];
+	for (const L of lines) {
+		if (verdict[L.seq] !== V_REWIND || L.uuid === null) continue;
+		const p = str(L.v.parentUuid) ?? str(L.v.logicalParentUuid);
+		const root = (p !== null ? rootOf.get(p) : undefined) ?? L.seq;
+		rootOf.set(L.uuid, root);
+		members.push(L);
+		if (L.type === 'assistant') answeredRoot.add(root);
+		else if (L.type === 'user' && L.v.isMeta !== true && isObj(L.v.message) && blocksText(L.v.message.content)) promptRoot.add(root);
+	}
+	for (const L of members) {
+		const root = rootOf.get(L.uuid!)!;
+		if (promptRoot.has(root) && !answeredRoot.has(root)) verdict[L.seq] = V_KEPT;
 	}
 }

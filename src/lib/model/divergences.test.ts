@@ -116,6 +116,29 @@ describe('D4 parallel tool calls and local-command side branches are not rewinds
 		expect(viewer.offPath).toEqual([]);
 		balanced(viewer);
 	});
+	it('a second result for an already-answered call is a genuine rewind', () => {
+		const lines = [
+			user('u1', null, 0, 'run it', { promptSource: 'typed' }),
+			asst('a1', 'u1', 1, 'm1', [toolUse('t1')], 'tool_use'),
+			user('r1old', 'a1', 2, [toolResult('t1')]),
+			user('r1', 'a1', 3, [toolResult('t1')]),
+			asst('a2', 'r1', 4, 'm2', [text('ok')], 'end_turn'),
+		];
+		expect(run(lines).offPath.map((o) => [o.uuid, o.reason])).toEqual([['r1old', 'rewind']]);
+	});
+	it('an unanswered prompt on a side branch (sent, then interrupted) is kept', () => {
+		const lines = [
+			user('u1', null, 0, 'publish it', { promptSource: 'typed' }),
+			asst('a1', 'u1', 1, 'm1', [toolUse('t1')], 'tool_use'),
+			user('r1', 'a1', 2, [toolResult('t1')]),
+			user('q1', 'u1', 3, 'are they still being written?', { promptSource: 'typed' }),
+			user('q2', 'q1', 3, [text('[Request interrupted by user]')]),
+			asst('a2', 'r1', 4, 'm2', [text('done')], 'end_turn'),
+		];
+		const { romp, viewer } = both(lines);
+		expect(romp.offPath.map((o) => o.uuid)).toEqual(['q1', 'q2']);
+		expect(uuids(viewer)).toEqual(['u1', 'a1', 'r1', 'q1', 'q2', 'a2']);
+	});
 	it('a genuine rewind (an edited prompt) is still dropped in viewer mode', () => {
 		const rewind = [
 			user('u1', null, 0, 'v1 of the ask', { promptSource: 'typed' }),
@@ -225,6 +248,14 @@ describe('accounting in both modes', () => {
 			expect(r.issues.filter((i) => i.accounted).map((i) => i.kind)).toEqual(['invalid-json', 'not-object', 'missing-uuid']);
 			expect(r.metadata.find((m) => m.uuid === 'm1')?.reason).toBe('isMeta');
 		}
+	});
+	it('an internal failure becomes accounted issues and an empty session, not a throw', () => {
+		const hostile = new Proxy({}, { get() { throw new Error('boom'); } }) as Record<string, unknown>;
+		const r = buildSession({ transcripts: [{ file: 'x/s.jsonl', bytes: 10, lines: 1, records: [{ line: 1, value: hostile, bytes: 10 }], issues: [] }] });
+		expect(r.session.turns).toEqual([]);
+		expect(r.session.leafFsid).toBe('s');
+		expect(r.issues.map((i) => [i.line, i.kind, i.accounted])).toEqual([[1, 'internal-error', true]]);
+		balanced(r);
 	});
 	it('never throws on garbage input', () => {
 		const r = buildSession({ transcripts: [readRecords('s.jsonl', ['{"type":"user","uuid":5,"message":7}\n{"type":"system","subtype":"compact_boundary","uuid":"c","compactMetadata":[]}\n'])] });

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Atom } from '../../model/types';
 import { formatDuration, summarize, workedMs } from './grouping';
-import { atomRowMap, buildChatRows } from './rows';
+import { atomRowMap, buildChatRows, locateAtom } from './rows';
 import {
 	assistant,
 	call,
@@ -175,6 +175,13 @@ describe('group identity', () => {
 		expect(map['th5']).toBe(2);
 		expect(map['th0']).toBe(1);
 		expect(map['reply']).toBe(4);
+	});
+	it('locateAtom names the group entry holding a call, a result or a folded thought', () => {
+		const rows = buildChatRows(session([floodTurn(10)]));
+		expect(locateAtom(rows, 'r_b5')).toEqual({ index: 2, entryKey: 't:b5' });
+		expect(locateAtom(rows, 'th5')).toEqual({ index: 2, entryKey: 'th:th5' });
+		expect(locateAtom(rows, 'reply')).toEqual({ index: 4, entryKey: null });
+		expect(locateAtom(rows, 'nope')).toEqual({ index: -1, entryKey: null });
 	});
 });
 

@@ -224,3 +224,20 @@ export function findRowIndex(rows: ChatRow[], uuid: string): number {
 }
 
 export { atomMs };
+
+/**
+ * Where an atom is drawn: the top-level row index, plus — when the atom sits inside a tool
+ * group — the key of the group entry holding it (so a landing can open the group and that call).
+ * index is -1 when no row holds the atom.
+ */
+export function locateAtom(rows: ChatRow[], uuid: string): { index: number; entryKey: string | null } {
+	const index = findRowIndex(rows, uuid);
+	if (index < 0) return { index, entryKey: null };
+	const row = rows[index];
+	if (row.kind !== 'tool-group') return { index, entryKey: null };
+	for (const e of row.entries) {
+		if (e.kind === 'tool' && (e.call.callUuid === uuid || e.call.resultUuid === uuid)) return { index, entryKey: e.key };
+		if (e.kind === 'thinking' && e.key.endsWith(`th:${uuid}`)) return { index, entryKey: e.key };
+	}
+	return { index, entryKey: null };
+}

@@ -64,6 +64,14 @@ describe('share payload', () => {
 		}
 	});
 
+	it('refuses more files than a link may carry (decode would reject them)', async () => {
+		const files = Array.from({ length: 1001 }, (_, i) => ({ name: `f${i}`, text: '' }));
+		const r = await encodeShare(files);
+		expect(r.ok).toBe(false);
+		const ok = await encodeShare(files.slice(0, 1000));
+		expect(ok.ok && (await decodeShare(ok.payload)).ok).toBe(true);
+	});
+
 	it('answers damaged links with one sentence per failure', async () => {
 		const good = await payloadOf([{ name: 'a', text: 'b' }]);
 		const cases: [unknown, RegExp][] = [

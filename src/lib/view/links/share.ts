@@ -111,6 +111,9 @@ async function pump(bytes: Uint8Array, stream: CompressionStream | Decompression
 
 /** The payload for `#z=` — or a message when it would not fit in about 1.5 MB of URL. */
 export async function encodeShare(files: readonly ShareFile[], maxChars = MAX_SHARE_CHARS): Promise<ShareEncodeResult> {
+	if (files.length > MAX_SHARE_FILES) {
+		return { ok: false, chars: 0, message: `This session has too many files (${files.length}) to travel inside a link.` };
+	}
 	const json = JSON.stringify(files.map((f) => [f.name, f.text]));
 	const deflated = await pump(new TextEncoder().encode(json), new CompressionStream('deflate-raw'), Infinity);
 	if (deflated === 'too-big') throw new Error('unreachable: no limit on compression');

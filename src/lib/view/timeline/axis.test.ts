@@ -123,6 +123,12 @@ describe('axisTicks', () => {
 		expect(ticks.map((t) => t.label)).toEqual(['12:00', '13:00', '14:00']);
 	});
 
+	it('takes the offset per instant (daylight saving)', () => {
+		const axis = buildAxis([[Date.UTC(2026, 0, 1, 10, 0), Date.UTC(2026, 0, 1, 12, 0)]]);
+		const ticks = axisTicks(axis, 0, axis.width, 3, (t) => (t >= Date.UTC(2026, 0, 1, 11, 0) ? 60 : 0));
+		expect(ticks.map((t) => t.label)).toEqual(['10:00', '12:00', '13:00']);
+	});
+
 	it('uses finer steps when zoomed in', () => {
 		const axis = buildAxis([[T, T + HOUR]]);
 		const c = timeToC(axis, T + 10 * MINUTE);

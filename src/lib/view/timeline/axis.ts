@@ -165,24 +165,29 @@ export function formatDate(t: number, offsetMin: number): string {
 	return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
 }
 
+/** Minutes east of UTC, fixed or per instant (daylight saving): t => -new Date(t).getTimezoneOffset(). */
+export type UtcOffset = number | ((t: number) => number);
+
 /**
  * Ticks for the visible compressed window [c0, c1], at most about `maxTicks`, on round local
- * times (offsetMin = minutes east of UTC, e.g. -new Date().getTimezoneOffset()). Collapsed
- * pieces get no ticks (they carry their own label).
+ * times. Collapsed pieces get no ticks (they carry their own label).
  */
-export function axisTicks(axis: TimelineAxis, c0: number, c1: number, maxTicks: number, offsetMin = 0): Tick[] {
+export function axisTicks(axis: TimelineAxis, c0: number, c1: number, maxTicks: number, offset: UtcOffset = 0): Tick[] {
 	const visible = axis.pieces
 		.filter((p) => !p.collapsed && p.c1 >= c0 && p.c0 <= c1)
 		.map((p) => [cToTime(axis, Math.max(c0, p.c0)), cToTime(axis, Math.min(c1, p.c1))] as const);
 	const span = visible.reduce((s, [a, b]) => s + (b - a), 0);
 	if (span <= 0 || maxTicks < 1) return [];
 	const step = STEPS.find((s) => span / s <= maxTicks) ?? Math.ceil(span / maxTicks / DAY) * DAY;
-	const off = offsetMin * MINUTE;
+	const offAt = typeof offset === 'function' ? offset : () => offset;
 	const ticks: Tick[] = [];
 	for (const [a, b] of visible) {
+		// Align to round local times using the offset at the piece start (steps are ≤ 1 week).
+		const off = offAt(a) * MINUTE;
 		for (let t = Math.ceil((a + off) / step) * step - off; t <= b; t += step) {
-			const major = (t + off) % DAY === 0;
-			const label = step >= DAY || major ? formatDate(t, offsetMin) : formatClock(t, offsetMin, step < MINUTE);
+			const offMin = offAt(t);
+			const major = (t + offMin * MINUTE) % DAY === 0;
+			const label = step >= DAY || major ? formatDate(t, offMin) : formatClock(t, offMin, step < MINUTE);
 			ticks.push({ c: timeToC(axis, t), t, label, major });
 		}
 	}

@@ -199,14 +199,32 @@ interface ToolResultAt {
 	ms: number;
 }
 
-/** tool_use id → the first atom carrying its tool_result, over the whole session. */
-function indexToolResults(session: Session): Map<string, ToolResultAt> {
+/** Whether a tool_use block is a delegation (Task / Agent, or any call a child transcript hangs on). */
+function isDelegation(b: { name?: unknown; id?: unknown }, children: LaneInput['children']): boolean {
+	return DELEGATION_TOOLS.has(String(b.name)) || (typeof b.id === 'string' && children?.[b.id] !== undefined);
+}
+
+/**
+ * Delegation tool_use id → the first atom carrying its tool_result, over the whole session
+ * (a background delegation's result can land in a later turn). Only delegations are indexed.
+ */
+function indexDelegationResults(session: Session, children: LaneInput['children']): Map<string, ToolResultAt> {
+	const wanted = new Set<string>();
+	for (const turn of session.turns) {
+		for (const a of turn.atoms) {
+			if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
+			for (const b of a.message.content) {
+				if (b.type === 'tool_use' && typeof b.id === 'string' && isDelegation(b, children)) wanted.add(b.id);
+			}
+		}
+	}
 	const out = new Map<string, ToolResultAt>();
+	if (wanted.size === 0) return out;
 	for (const turn of session.turns) {
 		for (const a of turn.atoms) {
 			if (a.type !== 'user' || !Array.isArray(a.message?.content)) continue;
 			for (const b of a.message.content) {
-				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.has(b.tool_use_id)) {
+				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && wanted.has(b.tool_use_id) && !out.has(b.tool_use_id)) {
 					out.set(b.tool_use_id, { uuid: a.uuid, ms: atomMs(a) });
 				}
 			}
@@ -347,8 +365,8 @@ function layoutSegment(
 		if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
 		for (const b of a.message.content) {
 			if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+			if (!isDelegation(b, lane.children)) continue;
 			const child = lane.children?.[b.id];
-			if (!child && !DELEGATION_TOOLS.has(String(b.name))) continue;
 			const call = atomMs(a);
 			const res = results.get(b.id);
 			const cs = childSpan(child);
@@ -379,7 +397,7 @@ function layoutSegment(
 function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
 	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
 	const session = lane.session;
-	const results = indexToolResults(session);
+	const results = indexDelegationResults(session, lane.children);
 	for (const turn of session.turns) {
 		for (const a of turn.atoms) {
 			if (a.type === 'idle' && typeof a.end === 'number' && a.end > a.t) {

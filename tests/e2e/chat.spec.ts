@@ -1,0 +1,159 @@
+// Issue 4: the chat zoom — row kinds, groups, subagents, diffs, images, hostile input, a11y,
+// virtualization and remembered choices.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, stats } from './helpers';
+import { longSession } from './make-session';
+
+const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
+const IMAGES = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/images-in-tool-results.jsonl');
+const INLINE_SIDECHAINS = join(CORPUS, 'claude-code-viewer/mock-global-claude-dir/projects/sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
+/** An Edit call in general-tool-calls.jsonl whose result carries a structuredPatch. */
+const EDIT_ATOM = '0429aa68-9db5-4902-bb6a-76d51acfb917';
+
+const sessionKey = (page: Page) => page.locator('main[data-session-key]').getAttribute('data-session-key');
+
+test('a corpus session shows prompts, replies and tool work as their own row kinds', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [TOOLS]);
+  for (const kind of ['user', 'assistant']) await expect(page.locator(`[data-row-kind=${kind}]`).first()).toBeAttached();
+  await expect(page.locator('[data-row-kind=tool-group], [data-row-kind=tool]').first()).toBeAttached();
+  const kinds = await page.locator('[data-row-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-row-kind')));
+  const allowed = ['user', 'assistant', 'thinking', 'tool-group', 'tool', 'delegation', 'question', 'approval', 'compaction', 'error', 'notice', 'raw'];
+  expect(kinds.filter((k) => !allowed.includes(k ?? ''))).toEqual([]);
+});
+
+test('a tool group expands and collapses, and the choice survives a reload', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [TOOLS]);
+  const group = page.locator('[data-row-kind=tool-group]').first();
+  await group.scrollIntoViewIfNeeded();
+  const head = group.locator('button[aria-expanded]').first();
+  await expect(head).toHaveAttribute('aria-expanded', 'false');
+  await expect(group.locator('[data-row-kind=tool]')).toHaveCount(0);
+  await head.click();
+  await expect(head).toHaveAttribute('aria-expanded', 'true');
+  await expect(group.locator('[data-row-kind=tool]').first()).toBeVisible();
+  const uuid = await group.getAttribute('data-atom-uuid');
+
+  // Reopen the same session from the cache: the group is still open.
+  const key = await sessionKey(page);
+  await page.goto(`/#s=${key}`);
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const again = page.locator(`[data-row-kind=tool-group][data-atom-uuid="${uuid}"]`);
+  await again.scrollIntoViewIfNeeded();
+  await expect(again.locator('button[aria-expanded]').first()).toHaveAttribute('aria-expanded', 'true');
+  await again.locator('button[aria-expanded]').first().click();
+  await expect(again.locator('[data-row-kind=tool]')).toHaveCount(0);
+});
+
+test('Enter on a focused row toggles it', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [TOOLS]);
+  const group = page.locator('[data-row-kind=tool-group]').first();
+  await group.scrollIntoViewIfNeeded();
+  await group.focus();
+  await page.keyboard.press('Enter');
+  await expect(group.locator('[data-row-kind=tool]').first()).toBeVisible();
+});
+
+test('a deep link into a collapsed group opens it and shows the Edit as a diff', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [TOOLS]);
+  const key = await sessionKey(page);
+  await page.goto(`/#s=${key}&a=${EDIT_ATOM}`);
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const target = page.locator(`[data-atom-uuid="${EDIT_ATOM}"]`).first();
+  await expect(target).toBeInViewport();
+  // Edit renderers collapse the diff under the call; open it if needed.
+  const toggle = target.locator('button[aria-expanded="false"]').first();
+  if (await toggle.count()) await toggle.click();
+  const stat = target.locator('.stat').first();
+  await expect(stat).toBeVisible();
+  await expect(stat).toHaveText(/\+\d+\s+−\d+/);
+});
+
+test('a subagent (inline sidechain) is a collapsed delegation whose child transcript opens', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [INLINE_SIDECHAINS]);
+  const delegation = page.locator('[data-row-kind=delegation]').first();
+  await delegation.scrollIntoViewIfNeeded();
+  await expect(delegation.locator('[data-row-kind]')).toHaveCount(0);
+  await delegation.locator('button[aria-expanded]').first().click();
+  await expect(delegation.locator('[data-row-kind]').first()).toBeVisible();
+});
+
+test('images in tool results are thumbnails that open full size', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [IMAGES]);
+  // Images sit inside tool rows; open groups until one shows.
+  const heads = page.locator('[data-row-kind=tool-group] button[aria-expanded="false"], [data-row-kind=tool] button[aria-expanded="false"]');
+  for (let i = 0; i < 20 && !(await page.locator('button.thumb img').count()); i++) {
+    if (!(await heads.count())) break;
+    await heads.first().click();
+  }
+  const thumb = page.locator('button.thumb').first();
+  await thumb.scrollIntoViewIfNeeded();
+  await expect(thumb.locator('img')).toHaveAttribute('src', /^data:image\/(png|jpeg|gif|webp);base64,/);
+  await thumb.click();
+  await expect(page.getByAltText(/^Full size/)).toBeVisible();
+});
+
+test('hostile transcripts: nothing runs, the payloads read as text', async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await openApp(page);
+  for (const file of filesUnder(join(ROOT, 'fixtures/hostile'))) {
+    await pickFiles(page, [file]);
+    // Open every collapsed row so renderers of hidden content run too.
+    for (let i = 0; i < 60; i++) {
+      const closed = page.locator('button[aria-expanded="false"]');
+      if (!(await closed.count())) break;
+      await closed.first().click();
+    }
+    await expect(page.locator('[data-row-kind]').first()).toBeAttached();
+    const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+    expect(pwned, `a payload ran in ${file}`).toBeUndefined();
+    expect(await page.locator('main script, main iframe, main object, main embed').count()).toBe(0);
+    const handlers = await page.locator('main *').evaluateAll((els) =>
+      els.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value)).map((a) => `${e.tagName} ${a.name}`))
+    );
+    expect(handlers, file).toEqual([]);
+  }
+  await expect(page.locator('main')).toContainText('<script');
+  expect(dialogs).toEqual([]);
+});
+
+test('axe finds no serious or critical accessibility violations', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [TOOLS]);
+  const group = page.locator('[data-row-kind=tool-group]').first();
+  await group.locator('button[aria-expanded]').first().click();
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`)).toEqual([]);
+});
+
+test('15,000 atoms keep fewer than 2,000 chat elements in the DOM, and j / k move by turns', async ({ page }) => {
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'big.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from(longSession(3800))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  expect((await stats(page)).atoms).toBeGreaterThanOrEqual(15_000);
+  const count = () => page.locator('main .chat-viewport *').count();
+  expect(await count()).toBeLessThan(2000);
+  await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+  await expect(page.locator('[data-row-kind]').first()).toBeAttached();
+  expect(await count()).toBeLessThan(2000);
+  await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, 0));
+  await expect(page.locator('[data-atom-uuid="u1"]')).toBeInViewport();
+  await page.keyboard.press('j');
+  await expect(page.locator('[data-atom-uuid="u2"]')).toBeInViewport();
+});
