@@ -1,11 +1,12 @@
 // `npm run bench`: the Node benchmark of issue 2. Generates (once, cached in .bench-cache/ keyed by
-// size and seed) a synthetic Claude Code session with ../shared/bench/gen-session.mjs, then in one
-// run times, alternating and several times each:
-//   baseline  stream the same files in the same chunks, split lines, JSON.parse each line;
-//   model     stream the same chunks through RecordReader, then buildSession (viewer mode) for the
-//             main transcript with its state log and for every subagent transcript.
-// It reports MB/s of both, the ratio model/baseline (target ≤ 1.6) and, from a child process that
-// runs the model phase alone, peak V8 heap over the input size (target < 4). Targets print PASS or
+// size and seed) a synthetic Claude Code session with ../shared/bench/gen-session.mjs, reads its
+// files into memory as chunks, then in one run times, alternating and several times each:
+//   baseline  the same chunks decoded, split into lines, JSON.parse of each line;
+//   model     the same chunks through RecordReader, then buildSession (viewer mode) for the main
+//             transcript with its state log and for every subagent transcript.
+// It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.6) and, from a
+// child process that runs the model phase alone streaming from disk as the app does, peak V8 heap
+// over the input size (target < 4). Targets print PASS or
 // MISS; a miss does not fail the process. The last line of output is one JSON object.
 //
 //   npm run bench [-- --mb 100 --seed 1 --runs 5 --chunk 1048576]
@@ -71,12 +72,27 @@ const allFiles = (f: BenchFiles): string[] => [f.main, ...(f.states ? [f.states]
 
 // ── The two phases ───────────────────────────────────────────────────────────────────────────
 
+/** Where a phase gets a file's chunks: from disk (the heap child) or from memory (timed runs). */
+type Source = (file: string) => AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+const fromDisk = (chunk: number): Source => (file) => createReadStream(file, { highWaterMark: chunk }) as AsyncIterable<Buffer>;
+
+/** Every file read once into chunks, so the timed phases measure parsing, not disk or page cache. */
+async function inMemory(files: BenchFiles, chunk: number): Promise<Source> {
+	const byFile = new Map<string, Uint8Array[]>();
+	for (const file of allFiles(files)) {
+		const chunks: Uint8Array[] = [];
+		for await (const buf of createReadStream(file, { highWaterMark: chunk })) chunks.push(buf as Buffer);
+		byFile.set(file, chunks);
+	}
+	return (file) => byFile.get(file)!;
+}
+
 /**
  * Bare baseline: the same chunks, decoded, cut at each "\n" with indexOf (a line split across
  * chunks is joined once), each non-empty line JSON.parsed. This is the fastest simple splitter
  * we found: `(carry + text).split('\n')` measured ~1.7× slower and would flatter the model.
  */
-async function baseline(files: BenchFiles, chunk: number): Promise<number> {
+async function baseline(files: BenchFiles, source: Source): Promise<number> {
 	let parsed = 0;
 	const parse = (line: string) => {
 		if (line.length > 0 && line !== '\r') {
@@ -99,17 +115,17 @@ async function baseline(files: BenchFiles, chunk: number): Promise<number> {
 			}
 			if (start < text.length) pending.push(text.slice(start));
 		};
-		for await (const buf of createReadStream(file, { highWaterMark: chunk })) eat(decoder.decode(buf as Buffer, { stream: true }));
+		for await (const buf of source(file)) eat(decoder.decode(buf, { stream: true }));
 		eat(decoder.decode());
 		if (pending.length) parse(pending.join(''));
 	}
 	return parsed;
 }
 
-async function read(file: string, chunk: number, onChunk?: () => void): Promise<FileRecords> {
+async function read(file: string, source: Source, onChunk?: () => void): Promise<FileRecords> {
 	const reader = new RecordReader(file.split('/').pop()!);
-	for await (const buf of createReadStream(file, { highWaterMark: chunk })) {
-		reader.push(buf as Buffer);
+	for await (const buf of source(file)) {
+		reader.push(buf);
 		onChunk?.();
 	}
 	return reader.finish();
@@ -118,15 +134,15 @@ async function read(file: string, chunk: number, onChunk?: () => void): Promise<
 interface ModelCounts { turns: number; atoms: number; issues: number; subagentAtoms: number }
 
 /** The full model, as the worker will run it: records, then sessions (viewer mode). */
-async function model(files: BenchFiles, chunk: number, onChunk?: () => void, keep?: unknown[]): Promise<ModelCounts> {
-	const main = await read(files.main, chunk, onChunk);
-	const states = files.states ? await read(files.states, chunk, onChunk) : null;
+async function model(files: BenchFiles, source: Source, onChunk?: () => void, keep?: unknown[]): Promise<ModelCounts> {
+	const main = await read(files.main, source, onChunk);
+	const states = files.states ? await read(files.states, source, onChunk) : null;
 	const result = buildSession({ transcripts: [main], states }, { compat: 'viewer' });
 	keep?.push(result);
 	onChunk?.();
 	let subagentAtoms = 0;
 	for (const f of files.subagents) {
-		const sub = buildSession({ transcripts: [await read(f, chunk, onChunk)] }, { compat: 'viewer', subagent: true });
+		const sub = buildSession({ transcripts: [await read(f, source, onChunk)] }, { compat: 'viewer', subagent: true });
 		subagentAtoms += sub.session.turns.reduce((n, t) => n + t.atoms.length, 0);
 		keep?.push(sub);
 		onChunk?.();
@@ -153,7 +169,7 @@ async function heapChild(): Promise<void> {
 		if (used > peak) peak = used;
 	};
 	const keep: unknown[] = [];
-	await model(files, chunk, sample, keep);
+	await model(files, fromDisk(chunk), sample, keep);
 	sample();
 	gc?.();
 	const retained = process.memoryUsage().heapUsed - base; // the parsed sessions, still referenced by `keep`
@@ -197,12 +213,13 @@ async function main(): Promise<void> {
 	const files = generate(mb, seed);
 	const MB = files.bytes / 1e6;
 	const load = loadavg()[0];
-	process.stdout.write(`input: ${fmt(MB)} MB in ${allFiles(files).length} files (main transcript, state log, ${files.subagents.length} subagents), chunks of ${chunk} bytes, ${runs} runs each after one warm-up round; load average ${fmt(load, 2)} on ${cpus().length} CPUs\n`);
+	process.stdout.write(`input: ${fmt(MB)} MB in ${allFiles(files).length} files (main transcript, state log, ${files.subagents.length} subagents), read into memory as chunks of ${chunk} bytes (timings exclude disk), ${runs} runs each after one warm-up round; load average ${fmt(load, 2)} on ${cpus().length} CPUs\n`);
 
-	// One untimed round first: JIT warm-up and the page cache, so the runs compare steady states.
-	await baseline(files, chunk);
+	// One untimed round first (JIT warm-up), so the runs compare steady states.
+	const source = await inMemory(files, chunk);
+	await baseline(files, source);
 	try {
-		await model(files, chunk);
+		await model(files, source);
 	} catch {
 		// reported by the timed runs below
 	}
@@ -213,13 +230,13 @@ async function main(): Promise<void> {
 	for (let i = 0; i < runs; i++) {
 		gc();
 		let t = performance.now();
-		lines = await baseline(files, chunk);
+		lines = await baseline(files, source);
 		times.baseline.push(performance.now() - t);
 		if (modelError) continue;
 		gc();
 		t = performance.now();
 		try {
-			counts = await model(files, chunk);
+			counts = await model(files, source);
 			times.model.push(performance.now() - t);
 		} catch (err) {
 			modelError = err instanceof Error ? err.message : String(err);

@@ -128,6 +128,16 @@ test('hostile transcripts: nothing runs, the payloads read as text', async ({ pa
   expect(dialogs).toEqual([]);
 });
 
+test('the page ships a Content-Security-Policy without inline or remote scripts', async ({ page }) => {
+  await openApp(page);
+  const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+  const scriptSrc = csp?.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
+  expect(scriptSrc).toMatch(/^script-src 'self'/);
+  expect(scriptSrc).not.toContain('unsafe-inline');
+  expect(scriptSrc).not.toMatch(/https?:/);
+  expect(csp).toContain("object-src 'none'");
+});
+
 test('axe finds no serious or critical accessibility violations', async ({ page }) => {
   await openApp(page);
   await pickFiles(page, [TOOLS]);

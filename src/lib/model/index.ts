@@ -10,3 +10,6 @@ export { blocksText, deriveAuthor, postalPairs } from './text.ts';
 export { pyStrip, pySplit } from './pystr.ts';
 export { sha1Hex } from './sha1.ts';
 export { parseTimestamp } from './timestamp.ts';
+
+/** Bump when the model's output changes shape or meaning, so caches of parsed sessions expire. */
+export const MODEL_VERSION = 'loupe-model-1';

@@ -180,6 +180,9 @@ describe('questions, approvals, delegations', () => {
 		expect(d.childRows?.map((r) => (r.kind === 'tool-group' ? `group:${r.steps}` : r.kind))).toEqual(['user', 'group:2', 'assistant']);
 		// Child keys are namespaced under the call, so expand state never collides with the parent's.
 		expect(d.childRows?.every((r) => r.key.startsWith('d:d1/'))).toBe(true);
+		// The child's prompt came from the delegating agent, not from a person.
+		const cu = d.childRows?.[0];
+		expect(cu?.kind === 'user' ? cu.author.label : null).toBe('Delegating agent');
 		// The child's atoms never appear in the parent's flow.
 		expect(rows.some((r) => r.atomUuids.includes('cr'))).toBe(false);
 		expect(d.defaultOpen).toBe(false);

@@ -14,7 +14,7 @@ import type {
 	ImageRef,
 	QuestionRow,
 	QuestionView,
-	ToolCallView
+	RowBase
 } from './types';
 
 export type ItemType =
@@ -130,7 +130,7 @@ function systemTitle(text: string): string {
 	return 'System message';
 }
 
-function base(ctx: ItemContext, prefix: string, a: Atom, ti: number, suffix = ''): Omit<import('./types').RowBase, 'kind'> {
+function base(ctx: ItemContext, prefix: string, a: Atom, ti: number, suffix = ''): Omit<RowBase, 'kind'> {
 	const uuid = a.uuid ?? '';
 	return {
 		key: `${ctx.keyPrefix}${prefix}:${uuid || `${a.type}@${a.t}`}${suffix}`,
@@ -142,7 +142,7 @@ function base(ctx: ItemContext, prefix: string, a: Atom, ti: number, suffix = ''
 	};
 }
 
-function questionsOf(call: ToolCallView, input: unknown, tur: unknown, output: string | null): QuestionView[] {
+function questionsOf(input: unknown, tur: unknown, output: string | null): QuestionView[] {
 	const inp = isRecord(input) ? input : {};
 	const tr = isRecord(tur) ? tur : {};
 	const answers = isRecord(tr.answers) ? tr.answers : {};
@@ -213,7 +213,7 @@ function callItems(
 			: turnOver
 				? 'no-result'
 				: 'pending';
-		const questions = questionsOf(call, block.input, tur, call.output);
+		const questions = questionsOf(block.input, tur, call.output);
 		const matched = questions.some((q) => q.answer !== null);
 		const row: QuestionRow = {
 			...common,

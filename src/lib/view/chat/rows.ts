@@ -6,7 +6,7 @@
 import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types';
 import { firstLine, isRecord, toJson } from './content';
 import { groupItems } from './grouping';
-import { atomMs, buildItems, countToolCalls } from './items';
+import { buildItems, countToolCalls } from './items';
 import type { ChatRow, RawRow, RowIndexEntry, UsageTotals } from './types';
 
 /** The subset of ingest's ChildTranscript this module needs (structurally compatible). */
@@ -117,7 +117,11 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 			});
 		}
 	});
-	const rows = insertRaw(groupItems(items), opts.metadata, keyPrefix);
+	let rows = insertRaw(groupItems(items), opts.metadata, keyPrefix);
+	// In a subagent's transcript the "user" prompt is the delegating agent's, not a person's.
+	if (depth > 0) {
+		rows = rows.map((r) => (r.kind === 'user' && (r.author.kind === 'human' || r.author.kind === 'unknown') ? { ...r, author: { ...r.author, label: 'Delegating agent' } } : r));
+	}
 	// Each turn's usage rides on its last row.
 	const lastRowOfTurn = new Map<number, number>();
 	rows.forEach((r, i) => lastRowOfTurn.set(r.turnIndex, i));
@@ -223,7 +227,6 @@ export function findRowIndex(rows: ChatRow[], uuid: string): number {
 	return -1;
 }
 
-export { atomMs };
 
 /**
  * Where an atom is drawn: the top-level row index, plus — when the atom sits inside a tool

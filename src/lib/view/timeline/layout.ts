@@ -200,8 +200,8 @@ interface ToolResultAt {
 }
 
 /** Whether a tool_use block is a delegation (Task / Agent, or any call a child transcript hangs on). */
-function isDelegation(b: { name?: unknown; id?: unknown }, children: LaneInput['children']): boolean {
-	return DELEGATION_TOOLS.has(String(b.name)) || (typeof b.id === 'string' && children?.[b.id] !== undefined);
+function isDelegation(name: unknown, id: string, children: LaneInput['children']): boolean {
+	return DELEGATION_TOOLS.has(String(name)) || children?.[id] !== undefined;
 }
 
 /**
@@ -214,7 +214,7 @@ function indexDelegationResults(session: Session, children: LaneInput['children'
 		for (const a of turn.atoms) {
 			if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
 			for (const b of a.message.content) {
-				if (b.type === 'tool_use' && typeof b.id === 'string' && isDelegation(b, children)) wanted.add(b.id);
+				if (b.type === 'tool_use' && typeof b.id === 'string' && isDelegation(b.name, b.id, children)) wanted.add(b.id);
 			}
 		}
 	}
@@ -365,7 +365,7 @@ function layoutSegment(
 		if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
 		for (const b of a.message.content) {
 			if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
-			if (!isDelegation(b, lane.children)) continue;
+			if (!isDelegation(b.name, b.id, lane.children)) continue;
 			const child = lane.children?.[b.id];
 			const call = atomMs(a);
 			const res = results.get(b.id);
