@@ -6,8 +6,8 @@
 //             transcript with its state log and for every subagent transcript.
 // It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.6) and, from a
 // child process that runs the model phase alone streaming from disk as the app does, peak V8 heap
-// over the input size (target < 4). Targets print PASS or
-// MISS; a miss does not fail the process. The last line of output is one JSON object.
+// over the input size (target < 4). Targets print PASS or MISS; a miss does not fail the process.
+// The last line of output is one JSON object.
 //
 //   npm run bench [-- --mb 100 --seed 1 --runs 5 --chunk 1048576]
 import { spawnSync } from 'node:child_process';
@@ -224,20 +224,31 @@ async function main(): Promise<void> {
 		// reported by the timed runs below
 	}
 	const times = { baseline: [] as number[], model: [] as number[] };
+	// CPU time of this process (all threads) per run: unlike wall time it barely moves when other
+	// processes load the machine, so its ratio is the figure to trust on a busy box.
+	const cpu = { baseline: [] as number[], model: [] as number[] };
+	const cpuMs = () => {
+		const u = process.cpuUsage();
+		return (u.user + u.system) / 1000;
+	};
 	let counts: ModelCounts | null = null;
 	let lines = 0;
 	let modelError: string | null = null;
 	for (let i = 0; i < runs; i++) {
 		gc();
 		let t = performance.now();
+		let c = cpuMs();
 		lines = await baseline(files, source);
 		times.baseline.push(performance.now() - t);
+		cpu.baseline.push(cpuMs() - c);
 		if (modelError) continue;
 		gc();
 		t = performance.now();
+		c = cpuMs();
 		try {
 			counts = await model(files, source);
 			times.model.push(performance.now() - t);
+			cpu.model.push(cpuMs() - c);
 		} catch (err) {
 			modelError = err instanceof Error ? err.message : String(err);
 		}
@@ -250,6 +261,7 @@ async function main(): Promise<void> {
 	const ratio = modelMs / baseMs;
 	// Runs alternate, so each pair saw the same machine load; their median ratio is a drift check.
 	const pairRatio = times.model.length ? median(times.model.map((m, i) => m / times.baseline[i])) : NaN;
+	const cpuRatio = cpu.model.length ? median(cpu.model) / median(cpu.baseline) : NaN;
 	const heap = modelError ? { error: 'model failed' } : measureHeap(files, chunk);
 	const heapRatio = 'peakBytes' in heap ? heap.peakBytes / files.bytes : NaN;
 	const verdict = (ok: boolean, measured: boolean) => (!measured ? 'n/a ' : ok ? 'PASS' : 'MISS');
@@ -270,6 +282,9 @@ async function main(): Promise<void> {
 			(modelError ? '' : `; median of per-round ratios ${fmt(pairRatio, 2)}; best/best ${fmt(Math.min(...times.model) / Math.min(...times.baseline), 2)}`) + '\n'
 	);
 	process.stdout.write(
+		`${verdict(cpuRatio <= RATIO_TARGET, !modelError)}  cpu-time ratio model/baseline ${modelError ? '-' : fmt(cpuRatio, 2)} (median CPU ms ${fmt(median(cpu.baseline), 0)} vs ${modelError ? '-' : fmt(median(cpu.model), 0)}; robust to other load)\n`
+	);
+	process.stdout.write(
 		`${verdict(heapRatio < HEAP_TARGET, 'peakBytes' in heap)}  peak heap ${'peakBytes' in heap ? `${fmt(heap.peakBytes / 1e6)} MB = ${fmt(heapRatio, 2)}× input` : '-'} (target < ${HEAP_TARGET}×)` +
 			('maxRss' in heap ? `; retained after GC ${fmt(heap.retained / 1e6)} MB = ${fmt(heap.retained / files.bytes, 2)}×; child max RSS ${fmt(heap.maxRss / 1e6)} MB` : '') + '\n'
 	);
@@ -288,6 +303,7 @@ async function main(): Promise<void> {
 		modelMBps: modelError ? null : Number(fmt(modelMBps)),
 		ratio: modelError ? null : Number(fmt(ratio, 3)),
 		pairRatio: modelError ? null : Number(fmt(pairRatio, 3)),
+		cpuRatio: modelError ? null : Number(fmt(cpuRatio, 3)),
 		bestRatio: modelError ? null : Number(fmt(Math.min(...times.model) / Math.min(...times.baseline), 3)),
 		ratioTarget: RATIO_TARGET,
 		ratioPass: modelError ? null : ratio <= RATIO_TARGET,
