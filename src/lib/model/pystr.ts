@@ -55,7 +55,12 @@ export function pySplit(s: string): string[] {
 }
 
 /** UTF-8 bytes of s, Python-style: errors="replace" turns a lone surrogate into "?". */
+const encoder = new TextEncoder();
+
 export function utf8Replace(s: string): Uint8Array {
+	// TextEncoder writes a lone surrogate as U+FFFD where Python's 'replace' handler writes '?',
+	// so it is only used for well-formed text (nearly all of it; the byte loop below is slow).
+	if ((s as { isWellFormed?: () => boolean }).isWellFormed?.()) return encoder.encode(s);
 	const out: number[] = [];
 	for (let i = 0; i < s.length; i++) {
 		let c = s.charCodeAt(i);
