@@ -130,3 +130,19 @@ test('the sample session opens from ?sample', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   expect((await stats(page)).turns).toBeGreaterThan(1);
 });
+
+test('a folder of several projects gives a session list; picking one opens it', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, join(CORPUS, 'claude-code-log/test/test_data/real_projects'));
+  const n = (await stats(page)).sessions;
+  expect(n).toBeGreaterThan(2);
+  const entries = page.getByRole('navigation', { name: 'Sessions' }).locator('button[data-session-key]');
+  await expect(entries).toHaveCount(n);
+  const main = page.locator('main[data-session-key]');
+  const first = await main.getAttribute('data-session-key');
+  await expect(entries.first()).toHaveAttribute('aria-current', 'true');
+  await entries.nth(1).click();
+  await expect(main).not.toHaveAttribute('data-session-key', first ?? '');
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('[data-row-kind]').first()).toBeVisible();
+});

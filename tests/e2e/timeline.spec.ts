@@ -127,3 +127,21 @@ test('a target that is not in the session is said so', async ({ page }) => {
   await page.goto(url.href);
   await expect(page.locator('[data-not-found]')).toContainText('nope-not-here');
 });
+
+test('scrolling the chat highlights the segment in view on the timeline', async ({ page }) => {
+  await loadLong(page);
+  const viewport = page.locator('main .chat-viewport');
+  await viewport.evaluate((el) => el.scrollTo(0, el.scrollHeight * 0.6));
+  // The turn whose row sits at the top edge of the chat.
+  const turnAtTop = async () =>
+    viewport.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + 4)?.closest('[data-atom-uuid]');
+      const m = /^[ucra](\d+)$/.exec(hit?.getAttribute('data-atom-uuid') ?? '');
+      return m ? Number(m[1]) : null;
+    });
+  await expect.poll(turnAtTop).not.toBeNull();
+  const n = (await turnAtTop()) as number;
+  expect(n).toBeGreaterThan(TURNS / 3);
+  await expect(page.locator(`.bar.highlight[data-bar-index="${n - 1}"]`)).toBeAttached();
+});
