@@ -167,3 +167,19 @@ test('15,000 atoms keep fewer than 2,000 chat elements in the DOM, and j / k mov
   await page.keyboard.press('j');
   await expect(page.locator('[data-atom-uuid="u2"]')).toBeInViewport();
 });
+
+test('the theme follows the system, toggles, and the choice survives a reload', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openApp(page);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const systemDark = await bg();
+  const toggle = page.getByRole('button', { name: /^Theme:/ });
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  expect(await bg()).not.toBe(systemDark);
+  await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await bg()).toBe(systemDark);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});

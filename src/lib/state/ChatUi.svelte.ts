@@ -2,6 +2,7 @@
 // row's identity and remembered per session in localStorage, so they survive a reload of the
 // same session. The viewer never overrides a choice; a landing only opens what is closed.
 import { SvelteMap } from 'svelte/reactivity';
+import { readPref, writePref } from '../store/prefs.ts';
 
 const STORAGE_PREFIX = 'loupe:open:';
 /** Oldest choices are dropped past this many per session (localStorage is small). */
@@ -49,22 +50,14 @@ export class ChatUi {
   }
 }
 
+function isChoices(v: unknown): v is Record<string, boolean> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'boolean');
+}
+
 function readChoices(sessionKey: string): Record<string, boolean> {
-  try {
-    const raw = localStorage.getItem(STORAGE_PREFIX + sessionKey);
-    const parsed: unknown = raw ? JSON.parse(raw) : {};
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'boolean')) as Record<string, boolean>;
-  } catch {
-    return {};
-  }
+  return readPref(STORAGE_PREFIX + sessionKey, isChoices) ?? {};
 }
 
 function writeChoices(sessionKey: string, choices: Map<string, boolean>): void {
-  try {
-    const entries = [...choices].slice(-MAX_CHOICES);
-    localStorage.setItem(STORAGE_PREFIX + sessionKey, JSON.stringify(Object.fromEntries(entries)));
-  } catch {
-    // Storage full or disabled: the choice still holds for this page view.
-  }
+  writePref(STORAGE_PREFIX + sessionKey, Object.fromEntries([...choices].slice(-MAX_CHOICES)));
 }

@@ -1,4 +1,6 @@
 // Light / dark theme: follows the system until the person picks one; the pick is remembered.
+import { readPref, writePref } from '../store/prefs.ts';
+
 const KEY = 'loupe:theme';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -6,24 +8,14 @@ export class Theme {
   choice = $state<ThemeChoice>('system');
 
   constructor() {
-    try {
-      const saved = localStorage.getItem(KEY);
-      if (saved === 'light' || saved === 'dark') this.choice = saved;
-    } catch {
-      // no storage: follow the system
-    }
+    this.choice = readPref(KEY, (v): v is ThemeChoice => v === 'light' || v === 'dark') ?? 'system';
     this.#apply();
   }
 
   /** Cycles system → light → dark → system. */
   cycle(): void {
     this.choice = this.choice === 'system' ? 'light' : this.choice === 'light' ? 'dark' : 'system';
-    try {
-      if (this.choice === 'system') localStorage.removeItem(KEY);
-      else localStorage.setItem(KEY, this.choice);
-    } catch {
-      // ignore
-    }
+    writePref(KEY, this.choice === 'system' ? undefined : this.choice);
     this.#apply();
   }
 

@@ -38,7 +38,7 @@ export class Engine {
         'files' in input
           ? await loadSessions(input.files, {
               signal: abort.signal,
-              onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.bytesRead, started) }))
+              onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.overallRead ?? p.bytesRead, started) }))
             })
           : await loadText(input.name, input.text);
       if (abort.signal.aborted || generation !== this.#generation) {

@@ -18,7 +18,12 @@ export interface LoadProgress {
   bytesRead: number;
   bytesTotal: number;
   lines: number;
-  /** Throughput since the load started, MB/s. */
+  /** 'read': streaming a file; 'build': turning a session's records into the model. */
+  phase?: 'read' | 'build';
+  /** Bytes read over every file of the load, of overallTotal. */
+  overallRead?: number;
+  overallTotal?: number;
+  /** Throughput since the load started, MB/s (over all files). */
   mbPerSec: number;
 }
 
