@@ -58,7 +58,7 @@ test('Enter on a focused row toggles it', async ({ page }) => {
   await expect(group.locator('[data-row-kind=tool]').first()).toBeVisible();
 });
 
-test('a deep link into a collapsed group opens it and shows the Edit as a diff', async ({ page }) => {
+test('a deep link lands on an Edit, shown as a diff with its +N −M stat', async ({ page }) => {
   await openApp(page);
   await pickFiles(page, [TOOLS]);
   const key = await sessionKey(page);
@@ -182,4 +182,22 @@ test('the theme follows the system, toggles, and the choice survives a reload', 
   expect(await bg()).toBe(systemDark);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
+test('landing on a call inside a collapsed group opens the group and shows the call', async ({ page }) => {
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'grouped.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from(longSession(60, { calls: 3 }))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const key = await sessionKey(page);
+  await page.goto(`/#s=${key}&a=c40_2`);
+  const target = page.locator('[data-atom-uuid="c40_2"]');
+  await expect(target).toBeInViewport();
+  const group = page.locator('[data-row-kind=tool-group]', { has: target });
+  await expect(group.locator('button[aria-expanded]').first()).toHaveAttribute('aria-expanded', 'true');
+  // Only that group was opened: the next turn's group keeps its default.
+  await expect(page.locator('[data-row-kind=tool-group][data-atom-uuid="c41"] button[aria-expanded]').first()).toHaveAttribute('aria-expanded', 'false');
 });

@@ -1,5 +1,6 @@
 // Issue 3: every way in goes through the one load funnel and ends in html[data-state].
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, stats } from './helpers';
 
@@ -145,4 +146,27 @@ test('a folder of several projects gives a session list; picking one opens it', 
   await expect(main).not.toHaveAttribute('data-session-key', first ?? '');
   await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
   await expect(page.locator('[data-row-kind]').first()).toBeVisible();
+});
+
+test('dropping files on the page loads them', async ({ page }) => {
+  await openApp(page);
+  const text = readFileSync(SESSION, 'utf8');
+  const dt = await page.evaluateHandle((body) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([body], 'dropped.jsonl', { type: 'application/jsonl' }));
+    return dt;
+  }, text);
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  expect((await stats(page)).turns).toBeGreaterThan(0);
+});
+
+test('pasted JSONL opens like a file', async ({ page }) => {
+  await openApp(page);
+  await page.getByText('Paste JSONL').click();
+  await page.getByLabel('Transcript JSONL').fill(readFileSync(SESSION, 'utf8'));
+  await page.getByRole('button', { name: 'Open pasted text' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  expect((await stats(page)).turns).toBeGreaterThan(0);
 });
