@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput, timeToC } from '$lib/view/timeline/index.ts';
-import { circlesPath, clampView, drawModel, fullView, geometryOf, hitTest, MIN_SPAN, nearestBarOnLane, panBy, rectsPath, reveal, visibleBars, zoomAt } from './geometry.ts';
+import {
+	accentBars,
+	circlesPath,
+	clampView,
+	drawModel,
+	fullView,
+	geometryOf,
+	hitTest,
+	METRICS,
+	MIN_SPAN,
+	nearestBarOnLane,
+	panBy,
+	rectsPath,
+	reveal,
+	targetAt,
+	visibleBars,
+	zoomAt
+} from './geometry.ts';
 
 const layout = layoutTimeline(syntheticLayoutInput(400, { lanes: 2 }));
 const geom = geometryOf(layout);
@@ -134,5 +151,41 @@ describe('drawModel', () => {
 		const v = { c0: geom.barC0[lane1.barStart], c1: geom.barC1[lane1.barStart] };
 		const m = drawModel(layout, geom, v, 500, { ...metrics, detailMax: 0 });
 		expect(m.barPaths[1]).toMatch(new RegExp(`^M-?[\\d.]+ ${20 + 30 + 14}h`));
+	});
+});
+
+describe('targetAt', () => {
+	const m = METRICS;
+	const i = 5;
+	const bar = layout.bars[i];
+	const v = { c0: geom.barC0[i] - 1000, c1: geom.barC1[i] + 1000 };
+	const plotW = 600;
+	const px = (c: number) => ((c - v.c0) * plotW) / (v.c1 - v.c0);
+	const top = m.axisH + bar.lane * m.laneH;
+
+	it('picks the bar in the lower part of a lane and the dot in the upper part', () => {
+		const mid = px((geom.barC0[i] + geom.barC1[i]) / 2);
+		expect(targetAt(layout, geom, v, plotW, m, mid, top + m.barY + 2)).toEqual({ kind: 'bar', index: i });
+		const di = geom.dotOfBar[i];
+		expect(targetAt(layout, geom, v, plotW, m, px(geom.dotC[di]) + 2, top + m.dotY)).toEqual({ kind: 'dot', index: di });
+	});
+
+	it('misses on the axis strip and below the last lane', () => {
+		expect(targetAt(layout, geom, v, plotW, m, px(geom.barC0[i]), m.axisH - 1)).toBeNull();
+		expect(targetAt(layout, geom, v, plotW, m, px(geom.barC0[i]), m.axisH + layout.lanes.length * m.laneH + 5)).toBeNull();
+	});
+});
+
+describe('accentBars', () => {
+	const id = layout.bars[7].segmentId;
+
+	it('lists the highlighted bars, then the focused one, never twice', () => {
+		expect(accentBars(layout.bars, null, null)).toEqual([]);
+		expect(accentBars(layout.bars, id, 3).map((a) => [a.bar.index, a.cls])).toEqual([
+			[7, 'highlight'],
+			[3, 'focused']
+		]);
+		expect(accentBars(layout.bars, id, 7).map((a) => [a.bar.index, a.cls])).toEqual([[7, 'highlight focused']]);
+		expect(accentBars(layout.bars, null, 1e6)).toEqual([]);
 	});
 });

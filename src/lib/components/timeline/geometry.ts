@@ -1,9 +1,10 @@
 // Drawing geometry for the timeline component, kept out of the .svelte file so it is plain,
 // testable TypeScript: compressed coordinates of everything (computed once per layout), the
-// zoom / pan window arithmetic, visible-range queries (bars are sorted per lane) and hit tests.
+// zoom / pan window arithmetic, visible-range queries (bars are sorted per lane), hit tests, the
+// lane anatomy in px (METRICS) and the draw model of a view (elements or paths).
 // A "view" is the visible window [c0, c1] of the layout's compressed axis.
 
-import { timeToC, type TimelineLayout } from '$lib/view/timeline/index.ts';
+import { timeToC, type TimelineBar, type TimelineLayout } from '$lib/view/timeline/index.ts';
 
 export interface View {
 	c0: number;
@@ -112,6 +113,9 @@ export function lowerBound(arr: Float64Array, lo: number, hi: number, x: number)
 
 export type Hit = { kind: 'dot'; index: number } | { kind: 'bar'; index: number } | null;
 
+/** Anything with a tooltip: a bar, a prompt dot, or a collapsed axis piece (a "break"). */
+export type Target = { kind: 'bar' | 'dot' | 'break'; index: number };
+
 /**
  * What is under compressed coordinate c on a lane: a dot within `dotTol`, else the bar that
  * contains c (or is within `barTol` of it), the nearest one winning.
@@ -180,7 +184,7 @@ export function circlesPath(xs: ArrayLike<number>, y: number, r: number): string
 	return d;
 }
 
-/** Pixel anatomy of a lane (see Timeline.svelte). */
+/** Pixel anatomy of a lane (the values in METRICS). */
 export interface LaneMetrics {
 	axisH: number;
 	laneH: number;
@@ -191,6 +195,35 @@ export interface LaneMetrics {
 	minBarW: number;
 	/** At most this many bars in view are drawn as individual elements. */
 	detailMax: number;
+}
+
+/**
+ * The timeline's lane anatomy, in px. The prompt dot sits above the start of its bar (a pin), so a
+ * short bar is never hidden under its dot and both stay clickable; sub-bars run under the bar.
+ * Above 800 bars in view, bars and dots are drawn as paths (one per lane) instead of elements.
+ */
+export const METRICS: LaneMetrics = { axisH: 22, laneH: 32, dotY: 8, dotR: 4.5, barY: 14, barH: 10, minBarW: 2, detailMax: 800 };
+
+/**
+ * What is drawn at plot point (x, y) for a view, from geometry alone (paths mode has no elements
+ * to ask): the upper part of a lane picks dots, the rest bars. Tolerances: dot radius + 1 px, 4 px.
+ */
+export function targetAt(layout: TimelineLayout, g: Geometry, view: View, plotW: number, m: LaneMetrics, x: number, y: number): Hit {
+	if (y < m.axisH) return null;
+	const k = Math.max(1, plotW) / Math.max(1e-9, view.c1 - view.c0);
+	const lane = Math.floor((y - m.axisH) / m.laneH);
+	const inLane = y - (m.axisH + lane * m.laneH);
+	return hitTest(layout, g, lane, view.c0 + x / k, (m.dotR + 1) / k, 4 / k, inLane < m.barY - 1 ? 'dot' : 'bar');
+}
+
+/** Bars drawn as elements on top in every mode: the highlighted ones and the focused one. */
+export function accentBars(bars: readonly TimelineBar[], highlight: string | null, focus: number | null): { bar: TimelineBar; cls: string }[] {
+	const out: { bar: TimelineBar; cls: string }[] = [];
+	if (highlight) {
+		for (const bar of bars) if (bar.segmentId === highlight) out.push({ bar, cls: bar.index === focus ? 'highlight focused' : 'highlight' });
+	}
+	if (focus !== null && bars[focus] && !(highlight && bars[focus].segmentId === highlight)) out.push({ bar: bars[focus], cls: 'focused' });
+	return out;
 }
 
 export interface DrawModel {
