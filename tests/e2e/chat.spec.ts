@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, stats } from './helpers';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats } from './helpers';
 import { longSession } from './make-session';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -27,8 +27,7 @@ test('a corpus session shows prompts, replies and tool work as their own row kin
 test('a tool group expands and collapses, and the choice survives a reload', async ({ page }) => {
   await openApp(page);
   await pickFiles(page, [TOOLS]);
-  const group = page.locator('[data-row-kind=tool-group]').first();
-  await group.scrollIntoViewIfNeeded();
+  const group = await scrollToRow(page, '[data-row-kind=tool-group]');
   const head = group.locator('button[aria-expanded]').first();
   await expect(head).toHaveAttribute('aria-expanded', 'false');
   await expect(group.locator('[data-row-kind=tool]')).toHaveCount(0);
@@ -77,8 +76,7 @@ test('a deep link lands on an Edit, shown as a diff with its +N −M stat', asyn
 test('a subagent (inline sidechain) is a collapsed delegation whose child transcript opens', async ({ page }) => {
   await openApp(page);
   await pickFiles(page, [INLINE_SIDECHAINS]);
-  const delegation = page.locator('[data-row-kind=delegation]').first();
-  await delegation.scrollIntoViewIfNeeded();
+  const delegation = await scrollToRow(page, '[data-row-kind=delegation]');
   await expect(delegation.locator('[data-row-kind]')).toHaveCount(0);
   await delegation.locator('button[aria-expanded]').first().click();
   await expect(delegation.locator('[data-row-kind]').first()).toBeVisible();
@@ -200,4 +198,22 @@ test('landing on a call inside a collapsed group opens the group and shows the c
   await expect(group.locator('button[aria-expanded]').first()).toHaveAttribute('aria-expanded', 'true');
   // Only that group was opened: the next turn's group keeps its default.
   await expect(page.locator('[data-row-kind=tool-group][data-atom-uuid="c41"] button[aria-expanded]').first()).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('expanding a group does not move the row under the pointer', async ({ page }) => {
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'grouped.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from(longSession(60, { calls: 4 }))
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+  const head = page.locator('[data-row-kind=tool-group] button[aria-expanded="false"]').nth(2);
+  await head.hover();
+  const before = await head.boundingBox();
+  await head.click();
+  await expect(head).toHaveAttribute('aria-expanded', 'true');
+  const after = await head.boundingBox();
+  expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThanOrEqual(1);
 });

@@ -35,3 +35,21 @@ export function filesUnder(dir: string, re = /\.jsonl$/): string[] {
 export async function stats(page: Page): Promise<{ sessions: number; turns: number; atoms: number; segments: number; rows: number; issues: number; loadMs: number }> {
   return page.evaluate(() => (window as unknown as { __loupe: { stats: () => never } }).__loupe.stats());
 }
+
+/** Scrolls the virtualized chat from the top until a row matching `selector` is drawn. */
+export async function scrollToRow(page: Page, selector: string) {
+  const viewport = page.locator('main .chat-viewport');
+  const row = page.locator(selector).first();
+  await viewport.evaluate((el) => el.scrollTo(0, 0));
+  for (let i = 0; i < 200 && !(await row.count()); i++) {
+    const atEnd = await viewport.evaluate((el) => {
+      const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+      el.scrollBy(0, el.clientHeight * 0.8);
+      return end;
+    });
+    if (atEnd) break;
+    await page.locator(`${selector}, [data-row-kind]`).first().waitFor();
+  }
+  await row.scrollIntoViewIfNeeded();
+  return row;
+}

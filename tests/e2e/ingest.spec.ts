@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, stats } from './helpers';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, scrollToRow, stats } from './helpers';
 
 const SESSION = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl');
 const PROJECT = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-experiments-worktrees');
@@ -22,8 +22,7 @@ test('a project folder with subagents and a state log: subagent rows sit under t
   await pickFolder(page, join(ROOT, 'static/sample'));
   const s = await stats(page);
   expect(s.sessions).toBe(1);
-  const delegation = page.locator('[data-row-kind=delegation]').first();
-  await delegation.scrollIntoViewIfNeeded();
+  const delegation = await scrollToRow(page, '[data-row-kind=delegation]');
   await expect(delegation).toBeVisible();
   // The child's rows are not in the parent's flow until the delegation is opened.
   await expect(delegation.locator('[data-row-kind]')).toHaveCount(0);
@@ -35,7 +34,7 @@ test('the worktree project folder groups its subagents with the session', async 
   await openApp(page);
   await pickFolder(page, PROJECT);
   expect((await stats(page)).sessions).toBe(1);
-  await expect(page.locator('[data-row-kind=delegation]').first()).toBeAttached();
+  await expect(await scrollToRow(page, '[data-row-kind=delegation]')).toBeAttached();
 });
 
 test('every corpus file opens, none is an error', async ({ page }) => {

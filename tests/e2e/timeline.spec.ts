@@ -145,3 +145,28 @@ test('scrolling the chat highlights the segment in view on the timeline', async 
   expect(n).toBeGreaterThan(TURNS / 3);
   await expect(page.locator(`.bar.highlight[data-bar-index="${n - 1}"]`)).toBeAttached();
 });
+
+test('hovering a bar shows the prompt gist and time span; zoom buttons narrow the view', async ({ page }) => {
+  await loadLong(page);
+  const bar = await barOfTurn(page, 10);
+  await bar.hover();
+  const tip = page.getByRole('tooltip');
+  await expect(tip).toContainText('Question number 10');
+  await expect(tip).toContainText(/\d{1,2}:\d{2}/);
+  const visibleBars = () => page.locator('[data-segment-id][data-bar-index]').count();
+  const before = await visibleBars();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(visibleBars).toBeLessThan(before);
+});
+
+test('the timeline is keyboard reachable: arrows move between segments, Enter lands', async ({ page }) => {
+  await loadLong(page);
+  const plot = page.getByRole('application').or(page.locator('[aria-label^="Timeline of"]')).first();
+  await plot.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-atom-uuid="a3"]')).toBeInViewport();
+});

@@ -6,7 +6,7 @@ export { RecordReader, readRecords, utf8Length } from './reader.ts';
 export { buildSession } from './build.ts';
 export { segmentsOf } from './segments.ts';
 export { atomText, isOpener } from './turns.ts';
-export { blocksText, deriveAuthor, postalPairs } from './text.ts';
+export { blocksText, deriveAuthor, postalPairs, stripAnsi } from './text.ts';
 export { pyStrip, pySplit } from './pystr.ts';
 export { sha1Hex } from './sha1.ts';
 export { parseTimestamp } from './timestamp.ts';

@@ -126,6 +126,11 @@ const STDOUT_RE = /^<local-command-stdout>([\s\S]*?)(?:<\/local-command-stdout>|
 // eslint-disable-next-line no-control-regex
 const ANSI_RE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
+/** Text without terminal escape sequences (colours, cursor moves) that CLI output carries. */
+export function stripAnsi(text: string): string {
+	return text.replace(ANSI_RE, '');
+}
+
 export function startsWithWrapper(text: string): boolean {
 	if (text.charCodeAt(0) !== 0x3c) return false;
 	for (const w of WRAPPERS) if (text.startsWith(w)) return true;

@@ -7,7 +7,8 @@ import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types
 import { firstLine, isRecord, toJson } from './content';
 import { groupItems } from './grouping';
 import { buildItems, countToolCalls } from './items';
-import type { ChatRow, RawRow, RowIndexEntry, UsageTotals } from './types';
+import { recordRow } from './records';
+import type { ChatRow, RowIndexEntry, UsageTotals } from './types';
 
 /** The subset of ingest's ChildTranscript this module needs (structurally compatible). */
 export interface ChildLike {
@@ -52,43 +53,33 @@ export function turnUsage(atoms: Atom[]): UsageTotals | null {
 }
 
 /**
- * Record types Claude Code writes as bookkeeping (titles, modes, snapshots, queue ledger…): they
- * have a name, belong to an inspector rather than the conversation, and never become raw cards.
+ * Rows for records that are not atoms (records.ts names them), slotted in by time AFTER grouping:
+ * a record is shown where it happened but never splits a run of tool work. Records carry whole
+ * seconds, so one goes before a row only when its second is strictly earlier: a note written in
+ * the same second as a reply (turn_duration, a recap) follows it, as in the file.
  */
-const BOOKKEEPING_TYPES = new Set([
-	'user', 'assistant', 'system', 'attachment', 'progress', 'file-history-snapshot', 'queue-operation', 'summary',
-	'custom-title', 'ai-title', 'last-prompt', 'permission-mode', 'agent-name', 'agent-setting', 'mode', 'pr-link',
-	'bridge-session', 'state', 'postal'
-]);
+const timeOrder = (t: number | null | undefined): number => (typeof t === 'number' ? t : Number.MAX_SAFE_INTEGER);
 
-/**
- * Raw cards for records nobody has a name for, slotted in by time AFTER grouping: an unknown
- * record is shown where it happened but never splits a run of tool work (it lands after it).
- */
-function insertRaw(rows: ChatRow[], metadata: MetadataLine[] | undefined, keyPrefix: string): ChatRow[] {
-	const raws = (metadata ?? []).filter((m) => m.value !== undefined && !BOOKKEEPING_TYPES.has(m.type));
-	if (!raws.length) return rows;
+function insertRecords(rows: ChatRow[], metadata: MetadataLine[] | undefined, keyPrefix: string): ChatRow[] {
+	// Metadata is in file order, several files interleave: merge by time (stable, untimed last).
+	const records = (metadata ?? [])
+		.filter((m) => m.value !== undefined)
+		.sort((a, b) => timeOrder(a.t) - timeOrder(b.t));
+	if (!records.length) return rows;
 	const out: ChatRow[] = [];
 	let r = 0;
-	const rawRow = (m: MetadataLine, turnIndex: number): RawRow => ({
-		key: `${keyPrefix}r:${m.file}:${m.line}`,
-		kind: 'raw',
-		atomUuid: m.uuid ?? '',
-		atomUuids: m.uuid ? [m.uuid] : [],
-		turnIndex,
-		ms: typeof m.t === 'number' ? m.t * 1000 : null,
-		defaultOpen: false,
-		title: `Unrecognized record: ${m.type}`,
-		json: toJson(m.value)
-	});
+	const push = (m: MetadataLine, turnIndex: number) => {
+		const row = recordRow(m, `${keyPrefix}r:${m.file}:${m.line}`, turnIndex);
+		if (row) out.push(row);
+	};
 	for (const row of rows) {
-		while (r < raws.length && typeof raws[r].t === 'number' && row.ms !== null && (raws[r].t as number) * 1000 < row.ms) {
-			out.push(rawRow(raws[r++], row.turnIndex));
+		while (r < records.length && typeof records[r].t === 'number' && row.ms !== null && (records[r].t as number) < Math.floor(row.ms / 1000)) {
+			push(records[r++], row.turnIndex);
 		}
 		out.push(row);
 	}
 	const lastTurn = rows.length ? rows[rows.length - 1].turnIndex : 0;
-	while (r < raws.length) out.push(rawRow(raws[r++], lastTurn));
+	while (r < records.length) push(records[r++], lastTurn);
 	return out;
 }
 
@@ -117,7 +108,7 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 			});
 		}
 	});
-	let rows = insertRaw(groupItems(items), opts.metadata, keyPrefix);
+	let rows = insertRecords(groupItems(items), opts.metadata, keyPrefix);
 	// In a subagent's transcript the "user" prompt is the delegating agent's, not a person's.
 	if (depth > 0) {
 		rows = rows.map((r) => (r.kind === 'user' && (r.author.kind === 'human' || r.author.kind === 'unknown') ? { ...r, author: { ...r.author, label: 'Delegating agent' } } : r));
