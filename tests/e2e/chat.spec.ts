@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats } from './helpers';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats, waitCached } from './helpers';
 import { longSession } from './make-session';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -37,8 +37,10 @@ test('a tool group expands and collapses, and the choice survives a reload', asy
   const uuid = await group.getAttribute('data-atom-uuid');
 
   // Reopen the same session from the cache: the group is still open.
+  await waitCached(page);
   const key = await sessionKey(page);
   await page.goto(`/#s=${key}`);
+  await page.reload(); // a fresh page: the session comes back from IndexedDB
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   const again = page.locator(`[data-row-kind=tool-group][data-atom-uuid="${uuid}"]`);
   await again.scrollIntoViewIfNeeded();
@@ -60,8 +62,10 @@ test('Enter on a focused row toggles it', async ({ page }) => {
 test('a deep link lands on an Edit, shown as a diff with its +N −M stat', async ({ page }) => {
   await openApp(page);
   await pickFiles(page, [TOOLS]);
+  await waitCached(page);
   const key = await sessionKey(page);
   await page.goto(`/#s=${key}&a=${EDIT_ATOM}`);
+  await page.reload(); // the link opened fresh: session from the cache, then the landing
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   const target = page.locator(`[data-atom-uuid="${EDIT_ATOM}"]`).first();
   await expect(target).toBeInViewport();
@@ -209,7 +213,11 @@ test('expanding a group does not move the row under the pointer', async ({ page 
   });
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
-  const head = page.locator('[data-row-kind=tool-group] button[aria-expanded="false"]').nth(2);
+  // Let the rows of the new window arrive and be measured before picking one.
+  await expect(page.locator('[data-slot][data-placeholder="1"]')).toHaveCount(0);
+  const uuid = await page.locator('[data-row-kind=tool-group]').nth(2).getAttribute('data-atom-uuid');
+  const head = page.locator(`[data-row-kind=tool-group][data-atom-uuid="${uuid}"] button[aria-expanded]`).first();
+  await expect(head).toHaveAttribute('aria-expanded', 'false');
   await head.hover();
   const before = await head.boundingBox();
   await head.click();

@@ -41,6 +41,7 @@ export async function scrollToRow(page: Page, selector: string) {
   const viewport = page.locator('main .chat-viewport');
   const row = page.locator(selector).first();
   await viewport.evaluate((el) => el.scrollTo(0, 0));
+  await expect(page.locator('[data-slot][data-placeholder="1"]')).toHaveCount(0);
   for (let i = 0; i < 200 && !(await row.count()); i++) {
     const atEnd = await viewport.evaluate((el) => {
       const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
@@ -48,8 +49,18 @@ export async function scrollToRow(page: Page, selector: string) {
       return end;
     });
     if (atEnd) break;
-    await page.locator(`${selector}, [data-row-kind]`).first().waitFor();
+    // Rows arrive from the worker after a scroll: wait until no slot is a placeholder.
+    await expect(page.locator('[data-slot][data-placeholder="1"]')).toHaveCount(0);
   }
   await row.scrollIntoViewIfNeeded();
   return row;
+}
+
+/** Caching runs after the view is ready; wait until the open session is in "Recent sessions". */
+export async function waitCached(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const key = document.querySelector('main[data-session-key]')?.getAttribute('data-session-key');
+    const loupe = (window as unknown as { __loupe?: { recentKeys?: () => string[] } }).__loupe;
+    return !!key && !!loupe?.recentKeys?.().includes(key);
+  });
 }

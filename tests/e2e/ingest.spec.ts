@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, scrollToRow, stats } from './helpers';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, scrollToRow, stats, waitCached } from './helpers';
 
 const SESSION = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl');
 const PROJECT = join(CORPUS, 'claude-code-log/test/test_data/real_projects/-experiments-worktrees');
@@ -97,6 +97,7 @@ test('reload, then reopen the session from Recent sessions', async ({ page }) =>
   await openApp(page);
   await pickFiles(page, [SESSION]);
   const before = await stats(page);
+  await waitCached(page);
   await page.goto('/');
   const entry = page.locator('[data-recent-session]').first();
   await expect(entry).toBeVisible();
@@ -110,6 +111,7 @@ test('reload, then reopen the session from Recent sessions', async ({ page }) =>
 test('offline after a first visit: the app and a cached session still load', async ({ page, context }) => {
   await openApp(page);
   await pickFiles(page, [SESSION]);
+  await waitCached(page);
   // The service worker must control the page before the network goes away.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
