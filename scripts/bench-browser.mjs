@@ -1,7 +1,8 @@
 // `npm run bench:browser`: the browser benchmark of issue 3 (and the timeline draw of issue 5),
 // in Debian's Chromium through Playwright, all figures from one run:
 //   baseline  the page reads the 100 MB session in a worker and JSON.parses every line;
-//   load      the real file input → html[data-state=ready] (parse worker, chat index, timeline);
+//   load      the real file input → html[data-state=ready] (parse worker, chat index, timeline),
+//             timed by the page from the start of load() to ready (window.__loupe.stats().loadMs);
 //   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
@@ -75,10 +76,11 @@ async function main() {
           if (document.documentElement.dataset.state === 'ready') window.__readyAt ??= performance.now();
         }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-state'] });
       });
-      const t0 = Date.now();
       await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles([mainFile]);
       await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
-      loads.push(Date.now() - t0);
+      // The page's own clock from load() to data-state=ready: Playwright's handing over of a
+      // 100 MB file to the input (half a second here) is not the viewer's time.
+      loads.push(await page.evaluate(() => window.__loupe.stats().loadMs));
       const during = await page.evaluate(() =>
         window.__longtasks.filter(([start, d]) => start + d >= window.__loadStart && start <= window.__readyAt).map(([, d]) => d)
       );
@@ -92,10 +94,9 @@ async function main() {
       await page.goto(base);
       const entry = page.locator('[data-recent-session] button.open').first();
       await entry.waitFor();
-      const t0 = Date.now();
       await entry.click();
       await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
-      reopens.push(Date.now() - t0);
+      reopens.push(await page.evaluate(() => window.__loupe.stats().loadMs));
     }
     await page.goto(`${base}/bench/timeline`);
     await page.waitForSelector('[data-bench-done]', { timeout: 60_000 });
@@ -114,6 +115,7 @@ async function main() {
       reopenMs: reopen,
       reopenRatio: +(reopen / load).toFixed(2),
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
+      timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
       runs: RUNS
     };
@@ -122,7 +124,8 @@ async function main() {
     console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
     console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}`);
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
-    console.log(`  timeline, 5,000 segments            layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
+    console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
+    console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }

@@ -13,7 +13,20 @@ function segId(rompUuid: string, t: number, trigger: Atom | null, atoms: Atom[])
 	return `${rompUuid}:${t}:${sha1Hex(basis).slice(0, 8)}`;
 }
 
+/** Segments are derived, but hashing every segment's text is the costly part of deriving them,
+ *  and the worker derives them twice per load (counts, then the timeline): remember them per
+ *  turn object. Turns are never mutated after buildSession returns them. */
+const memo = new WeakMap<Turn, { rompUuid: string; segments: Segment[] }>();
+
 export function segmentsOf(turn: Turn, rompUuid: string): Segment[] {
+	const hit = memo.get(turn);
+	if (hit && hit.rompUuid === rompUuid) return hit.segments;
+	const segments = deriveSegments(turn, rompUuid);
+	memo.set(turn, { rompUuid, segments });
+	return segments;
+}
+
+function deriveSegments(turn: Turn, rompUuid: string): Segment[] {
 	const atoms = turn.atoms;
 	const sid = atoms.length ? atoms[0].session_id || rompUuid : rompUuid;
 	const label = (a: Atom) => a.uuid ?? a.type;

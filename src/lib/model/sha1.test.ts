@@ -17,6 +17,12 @@ describe('sha1', () => {
 		}
 		expect(sha1Hex('naïve café 数据 ✓ 😀')).toBe(node('naïve café 数据 ✓ 😀'));
 	});
+	it('reuses its buffers safely: a long text, then a short one, then a long one again', () => {
+		const long = 'αβγ '.repeat(3000);
+		expect(sha1Hex(long)).toBe(node(long));
+		expect(sha1Hex('abc')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d');
+		expect(sha1Hex(long + '!')).toBe(node(long + '!'));
+	});
 	it('hashes a lone surrogate as "?" like Python errors="replace"', () => {
 		expect(sha1Hex('x\ud83dy')).toBe(node('x?y'));
 	});
