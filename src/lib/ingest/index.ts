@@ -1,4 +1,4 @@
-// Public surface of the ingest layer (/tmp/loupe-api.md): classify dropped files, group them into
+// Public surface of the ingest layer: classify dropped files, group them into
 // sessions, stream them into the model, attach subagents, and describe sessions for the list.
 export type * from './types.ts';
 export { classifyFile, sniffHead, HEAD_BYTES } from './classify.ts';

@@ -1,6 +1,6 @@
 // Ingest types: what a dropped file is (classification), the cheap per-file summary used to
 // group files into sessions, the grouping plan, and the loaded session handed to the worker.
-// The first four names are the cross-helper contract (/tmp/loupe-api.md); the rest extend it.
+// The first four names are what the worker and the views rely on; the rest serve grouping.
 import type { Issue, ParseResult } from '../model/index.ts';
 
 export type FileKind = 'transcript' | 'subagent' | 'subagent-meta' | 'state-log' | 'postal-log' | 'unknown';
