@@ -3,7 +3,9 @@
 // to <base>/service-worker.js and registers it from index.html.
 //
 // Strategy, kept deliberately small:
-// - install: cache this version's app shell (JS/CSS chunks, static files, the prerendered index);
+// - install: cache this version's app shell (JS/CSS chunks and the index) — it must all arrive —
+//   and, best effort, the static files (the sample); other prerendered pages (the benchmark) are
+//   not needed offline, and a plain static host may not serve them without their ".html";
 // - activate: delete caches of older versions of *this* deployment only (a shared origin such as
 //   user.github.io may host other apps' caches), then take control of open pages;
 // - fetch: same-origin GETs of precached files are served cache-first (their names are content-
@@ -19,7 +21,7 @@
 /// <reference lib="esnext" />
 /// <reference lib="webworker" />
 
-import { base, build, files, prerendered, version } from '$service-worker';
+import { base, build, files, version } from '$service-worker';
 
 const sw = self as unknown as ServiceWorkerGlobalScope;
 
@@ -27,13 +29,22 @@ const sw = self as unknown as ServiceWorkerGlobalScope;
 const CACHE_PREFIX = `loupe-${base}-`;
 const CACHE = `${CACHE_PREFIX}${version}`;
 const INDEX = `${base}/`;
-const PRECACHE = [...new Set([...build, ...files, ...prerendered, INDEX])];
-const PRECACHED = new Set(PRECACHE);
+/** The app shell: without every one of these the app cannot start offline. */
+const SHELL = [...new Set([...build, INDEX])];
+const PRECACHED = new Set([...SHELL, ...files]);
 
 sw.addEventListener('install', (event) => {
   // skipWaiting: a static viewer has no server state to keep in step, so the new version may take
   // over at once; pages already open keep their loaded code and fetch anything else from the network.
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => sw.skipWaiting()));
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll(SHELL);
+      // A static file that fails to arrive must not cost the whole offline install.
+      await Promise.allSettled(files.map((f) => cache.add(f)));
+      await sw.skipWaiting();
+    })()
+  );
 });
 
 sw.addEventListener('activate', (event) => {
