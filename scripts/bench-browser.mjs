@@ -5,6 +5,7 @@
 //             timed by the page from the start of load() to ready (window.__loupe.stats().loadMs);
 //   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
+//   scroll    frame times while the chat of that session scrolls for two seconds;
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
@@ -87,6 +88,26 @@ async function main() {
       longest = Math.max(longest, ...during, 0);
       baselines.push(await page.evaluate(baselineInPage));
     }
+    // Scrolling the chat of the open session (15,000+ atoms): step the list every frame for two
+    // seconds and record frame times; a janky list shows long frames.
+    const frames = await page.evaluate(async () => {
+      const el = document.querySelector('main .chat-viewport');
+      const deltas = [];
+      let last = performance.now();
+      const end = last + 2000;
+      await new Promise((done) => {
+        const step = (now) => {
+          deltas.push(now - last);
+          last = now;
+          el.scrollBy(0, 120);
+          if (now < end) requestAnimationFrame(step);
+          else done();
+        };
+        requestAnimationFrame(step);
+      });
+      const sorted = deltas.slice(1).sort((a, b) => a - b);
+      return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
+    });
     // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     const reopens = [];
@@ -114,6 +135,9 @@ async function main() {
       longestTaskMs: Math.round(longest),
       reopenMs: reopen,
       reopenRatio: +(reopen / load).toFixed(2),
+      scrollFrameP95Ms: +frames.p95.toFixed(1),
+      scrollWorstFrameMs: +frames.worst.toFixed(1),
+      chatDomNodes: frames.domNodes,
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
       timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
@@ -123,6 +147,7 @@ async function main() {
     console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
     console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
     console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}`);
+    console.log(`  chat scroll, 2 s at 120 px/frame     p95 frame ${result.scrollFrameP95Ms} ms, worst ${result.scrollWorstFrameMs} ms, ${result.chatDomNodes} chat DOM nodes (< 2,000)   ${verdict(result.chatDomNodes < 2000)}`);
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);

@@ -3,14 +3,27 @@
 // / peer, incl. absorbed prompts, commands and mid-turn interrupts). Text-less segments hash
 // their anchor uuid so they do not all collide on sha1("").
 import { atomText, isOpener } from './turns.ts';
-import { sha1Hex } from './sha1.ts';
+import { sha1Hex8 } from './sha1.ts';
 import type { Atom, Segment, Turn } from './types.ts';
 
-function segId(rompUuid: string, t: number, trigger: Atom | null, atoms: Atom[]): string {
+/** Id of the segment atoms[start, stop) (a non-empty range, or the whole of an empty turn). */
+function segId(rompUuid: string, t: number, trigger: Atom | null, atoms: Atom[], start: number, stop: number): string {
 	let basis = trigger ? atomText(trigger) : '';
-	if (!basis && atoms.length) basis = atomText(atoms[0]);
-	if (!basis) basis = trigger?.uuid || atoms[0]?.uuid || atoms.find((a) => a.uuid)?.uuid || '';
-	return `${rompUuid}:${t}:${sha1Hex(basis).slice(0, 8)}`;
+	if (!basis && stop > start) basis = atomText(atoms[start]);
+	if (!basis) basis = trigger?.uuid || atoms[start]?.uuid || firstUuid(atoms, start, stop) || '';
+	return `${rompUuid}:${t}:${sha1Hex8(basis)}`;
+}
+
+function firstUuid(atoms: Atom[], start: number, stop: number): string | undefined {
+	for (let i = start; i < stop; i++) if (atoms[i].uuid) return atoms[i].uuid!;
+	return undefined;
+}
+
+/** Each atom's label (uuid, else its type) for atoms[start, stop). */
+function labels(atoms: Atom[], start: number, stop: number): string[] {
+	const out = new Array<string>(stop - start);
+	for (let i = start; i < stop; i++) out[i - start] = atoms[i].uuid ?? atoms[i].type;
+	return out;
 }
 
 /** Segments are derived, but hashing every segment's text is the costly part of deriving them,
@@ -29,17 +42,16 @@ export function segmentsOf(turn: Turn, rompUuid: string): Segment[] {
 function deriveSegments(turn: Turn, rompUuid: string): Segment[] {
 	const atoms = turn.atoms;
 	const sid = atoms.length ? atoms[0].session_id || rompUuid : rompUuid;
-	const label = (a: Atom) => a.uuid ?? a.type;
 	const inputs: number[] = [];
 	for (let i = 0; i < atoms.length; i++) if (isOpener(atoms[i])) inputs.push(i);
 	if (inputs.length === 0) {
 		const trig = turn.trigger ? atoms.find((a) => a.uuid === turn.trigger!.uuid) ?? null : null;
 		return [{
-			id: segId(sid, turn.t, trig, atoms),
+			id: segId(sid, turn.t, trig, atoms, 0, atoms.length),
 			t: turn.t,
 			end: turn.end,
 			trigger: turn.trigger ? turn.trigger.uuid : null,
-			atoms: atoms.map(label),
+			atoms: labels(atoms, 0, atoms.length),
 			start: 0,
 			stop: atoms.length,
 		}];
@@ -52,8 +64,7 @@ function deriveSegments(turn: Turn, rompUuid: string): Segment[] {
 		const input = atoms[inputs[k]];
 		const t = first && inputs[0] > 0 ? turn.t : input.t;
 		const end = k + 1 < inputs.length ? atoms[inputs[k + 1]].t : turn.end;
-		const segAtoms = atoms.slice(start, stop);
-		out.push({ id: segId(sid, t, input, segAtoms), t, end, trigger: input.uuid, atoms: segAtoms.map(label), start, stop });
+		out.push({ id: segId(sid, t, input, atoms, start, stop), t, end, trigger: input.uuid, atoms: labels(atoms, start, stop), start, stop });
 	}
 	return out;
 }

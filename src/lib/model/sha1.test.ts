@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha1Bytes, sha1Hex } from './sha1.ts';
+import { sha1Bytes, sha1Hex, sha1Hex8 } from './sha1.ts';
 
 const node = (s: string | Uint8Array) => createHash('sha1').update(s).digest('hex');
 
@@ -26,4 +26,16 @@ describe('sha1', () => {
 	it('hashes a lone surrogate as "?" like Python errors="replace"', () => {
 		expect(sha1Hex('x\ud83dy')).toBe(node('x?y'));
 	});
+	it('encodes short and long text alike (by hand, or through TextEncoder), and sha1Hex8 is its head', () => {
+		const parts = ['a', 'é', '数', '😀', ' ', '\u07ff', '\u0800', '\uffff', '\ud7ff', '\ue000'];
+		for (let k = 0; k < 200; k++) {
+			let t = '';
+			for (let i = 0; i < (k * 7) % 300; i++) t += parts[(i * 13 + k) % parts.length];
+			expect(sha1Hex(t)).toBe(node(t));
+			expect(sha1Hex8(t)).toBe(node(t).slice(0, 8));
+		}
+		expect(sha1Hex8('x\ud83dy')).toBe(node('x?y').slice(0, 8));
+		expect(sha1Hex('\udc00' + 'a'.repeat(300))).toBe(node('?' + 'a'.repeat(300)));
+	});
 });
+

@@ -25,8 +25,9 @@ function ensureScratch(size: number): Uint8Array {
 	return scratch;
 }
 
-/** SHA-1 of the first `len` bytes of `buf`, which must have room for the padding. */
-function digest(buf: Uint8Array, len: number): string {
+/** The five state words of SHA-1 over the first `len` bytes of `buf` (room for padding needed). */
+const H = new Int32Array(5);
+function digestWords(buf: Uint8Array, len: number): Int32Array {
 	const total = paddedSize(len);
 	buf[len] = 0x80;
 	buf.fill(0, len + 1, total);
@@ -45,18 +46,33 @@ function digest(buf: Uint8Array, len: number): string {
 			W[i] = (x << 1) | (x >>> 31);
 		}
 		let a = h0, b = h1, c = h2, d = h3, e = h4;
-		for (let i = 0; i < 80; i++) {
-			let f: number, k: number;
-			if (i < 20) { f = (b & c) | (~b & d); k = 0x5a827999; }
-			else if (i < 40) { f = b ^ c ^ d; k = 0x6ed9eba1; }
-			else if (i < 60) { f = (b & c) | (b & d) | (c & d); k = 0x8f1bbcdc | 0; }
-			else { f = b ^ c ^ d; k = 0xca62c1d6 | 0; }
-			const tmp = (((a << 5) | (a >>> 27)) + f + e + k + W[i]) | 0;
+		// The four 20-round stages as separate loops (no per-round branching).
+		for (let i = 0; i < 20; i++) {
+			const tmp = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + 0x5a827999 + W[i]) | 0;
+			e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = tmp;
+		}
+		for (let i = 20; i < 40; i++) {
+			const tmp = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0x6ed9eba1 + W[i]) | 0;
+			e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = tmp;
+		}
+		for (let i = 40; i < 60; i++) {
+			const tmp = (((a << 5) | (a >>> 27)) + ((b & c) | (b & d) | (c & d)) + e + (0x8f1bbcdc | 0) + W[i]) | 0;
+			e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = tmp;
+		}
+		for (let i = 60; i < 80; i++) {
+			const tmp = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + (0xca62c1d6 | 0) + W[i]) | 0;
 			e = d; d = c; c = (b << 30) | (b >>> 2); b = a; a = tmp;
 		}
 		h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0; h4 = (h4 + e) | 0;
 	}
-	return hex32(h0) + hex32(h1) + hex32(h2) + hex32(h3) + hex32(h4);
+	H[0] = h0; H[1] = h1; H[2] = h2; H[3] = h3; H[4] = h4;
+	return H;
+}
+
+/** SHA-1 of the first `len` bytes of `buf`, which must have room for the padding. */
+function digest(buf: Uint8Array, len: number): string {
+	const h = digestWords(buf, len);
+	return hex32(h[0]) + hex32(h[1]) + hex32(h[2]) + hex32(h[3]) + hex32(h[4]);
 }
 
 /** SHA-1 of bytes as 40 lowercase hex digits. */
@@ -66,12 +82,58 @@ export function sha1Bytes(msg: Uint8Array): string {
 	return digest(buf, msg.length);
 }
 
+/** Strings up to this length are UTF-8 encoded by hand: for the short texts most ids hash, a
+ *  call into TextEncoder.encodeInto (and isWellFormed) costs more than the encoding itself. */
+const SHORT = 256;
+
+/**
+ * UTF-8 bytes of s (short, see SHORT) into the scratch buffer, as Python's s.encode('utf-8',
+ * 'replace') would write them, or -1 at a lone surrogate (the caller takes the slow path).
+ */
+function encodeShort(s: string): number {
+	const buf = ensureScratch(paddedSize(s.length * 3));
+	let n = 0;
+	for (let i = 0; i < s.length; i++) {
+		let c = s.charCodeAt(i);
+		if (c < 0x80) buf[n++] = c;
+		else if (c < 0x800) {
+			buf[n++] = 0xc0 | (c >> 6);
+			buf[n++] = 0x80 | (c & 63);
+		} else if (c < 0xd800 || c > 0xdfff) {
+			buf[n++] = 0xe0 | (c >> 12);
+			buf[n++] = 0x80 | ((c >> 6) & 63);
+			buf[n++] = 0x80 | (c & 63);
+		} else {
+			const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+			if (c > 0xdbff || d < 0xdc00 || d > 0xdfff) return -1;
+			c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+			i++;
+			buf[n++] = 0xf0 | (c >> 18);
+			buf[n++] = 0x80 | ((c >> 12) & 63);
+			buf[n++] = 0x80 | ((c >> 6) & 63);
+			buf[n++] = 0x80 | (c & 63);
+		}
+	}
+	return n;
+}
+
+/** UTF-8 of s in the scratch buffer (byte count), or -1 when s is not well-formed. */
+function encode(s: string): number {
+	if (s.length <= SHORT) return encodeShort(s);
+	// TextEncoder writes a lone surrogate as U+FFFD where Python writes '?': only well-formed
+	// text takes this path (utf8Replace handles the rest).
+	if (!(s as { isWellFormed?: () => boolean }).isWellFormed?.()) return -1;
+	return encoder.encodeInto(s, ensureScratch(paddedSize(s.length * 3))).written;
+}
+
 /** SHA-1 of a string encoded as Python's s.encode('utf-8', 'replace'). */
 export function sha1Hex(s: string): string {
-	// TextEncoder writes a lone surrogate as U+FFFD where Python writes '?': only well-formed
-	// text takes the fast path (utf8Replace handles the rest).
-	if (!(s as { isWellFormed?: () => boolean }).isWellFormed?.()) return sha1Bytes(utf8Replace(s));
-	const buf = ensureScratch(paddedSize(s.length * 3));
-	const { written } = encoder.encodeInto(s, buf);
-	return digest(buf, written);
+	const n = encode(s);
+	return n < 0 ? sha1Bytes(utf8Replace(s)) : digest(scratch, n);
+}
+
+/** The first 8 hex digits of sha1Hex(s) (what turn and segment ids embed), without the rest. */
+export function sha1Hex8(s: string): string {
+	const n = encode(s);
+	return n < 0 ? sha1Hex(s).slice(0, 8) : hex32(digestWords(scratch, n)[0]);
 }

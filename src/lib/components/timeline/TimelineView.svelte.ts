@@ -6,7 +6,7 @@
 
 import { untrack } from 'svelte';
 import { axisTicks, type TimelineBar, type TimelineDot, type TimelineLayout } from '$lib/view/timeline/index.ts';
-import { breakMarks, tickLabelMask } from './axis-marks.ts';
+import { breakAt, breakMarks, tickLabelMask } from './axis-marks.ts';
 import { accentBars, clampView, drawModel, fullView, geometryOf, METRICS, reveal, targetAt, zoomAt, type Target, type View } from './geometry.ts';
 import { dragView, keyAction, wheelView } from './input.ts';
 import { barLabel, localTz, tooltipOf, type Hover } from './labels.ts';
@@ -25,8 +25,11 @@ const DRAG_THRESHOLD_PX = 4;
 export class TimelineView {
 	readonly #in: TimelineInput;
 
-	/** Plot width in px (bound to the plot element's clientWidth). */
+	/** Plot width in px (bound to the plot element's clientWidth through setWidth). */
 	plotW = $state(600);
+	/** Whether plotW holds the plot's real width: nothing width-dependent is drawn before, so the
+	 *  first render is not done twice (at the 600 px default, then at the real width). */
+	measured = $state(false);
 	/** Visible window of the compressed axis; the whole axis again whenever the layout changes. */
 	view: View = $derived(fullView(this.layout));
 	/** Index of the keyboard-focused bar; cleared when the layout changes. */
@@ -81,6 +84,12 @@ export class TimelineView {
 		return this.#in.highlight();
 	}
 
+	/** The plot element's width (its clientWidth binding). */
+	setWidth(w: number): void {
+		this.plotW = w;
+		this.measured = true;
+	}
+
 	// ── zoom & pan: a tooltip is anchored to where its item was drawn, so any view change drops it
 	zoom(factor: number, anchor = (this.view.c0 + this.view.c1) / 2): void {
 		this.view = zoomAt(this.view, factor, anchor, this.layout.axis.width);
@@ -114,11 +123,14 @@ export class TimelineView {
 	// ── pointer (handlers of the svg: currentTarget is the svg) ─────────────────
 	/** Bar / dot / break under a point: the element's own data first, then geometry. */
 	#pick(target: EventTarget | null, x: number, y: number): Target | null {
-		const el = (target as Element | null)?.closest?.('[data-dot-index],[data-bar-index],[data-break-index]');
+		const el = (target as Element | null)?.closest?.('[data-dot-index],[data-bar-index],[data-break-bands]');
 		const d = (el as HTMLElement | SVGElement | null | undefined)?.dataset;
 		if (d?.dotIndex !== undefined) return { kind: 'dot', index: Number(d.dotIndex) };
 		if (d?.barIndex !== undefined) return { kind: 'bar', index: Number(d.barIndex) };
-		if (d?.breakIndex !== undefined) return { kind: 'break', index: Number(d.breakIndex) };
+		if (d?.breakBands !== undefined) {
+			const i = breakAt(this.breaks, this.x, x);
+			if (i !== null) return { kind: 'break', index: i };
+		}
 		return targetAt(this.layout, this.geom, this.view, this.plotW, METRICS, x, y);
 	}
 

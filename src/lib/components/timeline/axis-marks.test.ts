@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AxisPiece, Tick } from '$lib/view/timeline/index.ts';
-import { breakMarks, squigglePath, tickLabelMask } from './axis-marks.ts';
+import { breakAt, breakMarks, breakPaths, squigglePath, tickLabelMask } from './axis-marks.ts';
 
 const piece = (c0: number, c1: number, collapsed: boolean): AxisPiece => ({ t0: c0, t1: c1, c0, c1, collapsed, label: collapsed ? '3 h' : null });
 const tick = (c: number): Tick => ({ c, t: c, label: String(c), major: false });
@@ -37,5 +37,22 @@ describe('squigglePath', () => {
 	it('zigzags 3 px either side in 6 px steps down to the bottom', () => {
 		expect(squigglePath(10, 0, 12)).toBe('M10 0L13 6L7 12');
 		expect(squigglePath(10, 22, 30)).toBe('M10 22L13 28L7 34');
+	});
+});
+
+describe('breakPaths and breakAt', () => {
+	const pieces = [piece(0, 100, false), piece(100, 110, true), piece(110, 130, false), piece(130, 130.5, true)];
+	const marks = breakMarks(pieces, { c0: 0, c1: 200 }, id);
+
+	it('draws every band (at least 1 px wide) and squiggle as one path each', () => {
+		const { bands, squiggles } = breakPaths(marks, id, 0, 12);
+		expect(bands).toBe('M100 0h10v12h-10zM130 0h1v12h-1z');
+		expect(squiggles).toBe(squigglePath(105, 0, 12) + squigglePath(130.25, 0, 12));
+	});
+
+	it('finds the break under a point of its band', () => {
+		expect(breakAt(marks, id, 105)).toBe(1);
+		expect(breakAt(marks, id, 130.9)).toBe(3);
+		expect(breakAt(marks, id, 120)).toBeNull();
 	});
 });

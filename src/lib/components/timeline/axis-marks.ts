@@ -57,3 +57,28 @@ export function squigglePath(mid: number, y0: number, y1: number): string {
 	for (let j = 0; j < steps; j++) d += `L${mid + (j % 2 ? -3 : 3)} ${y0 + (j + 1) * 6}`;
 	return d;
 }
+
+/**
+ * The breaks in view drawn as two paths (all shaded bands, all squiggles) from y0 down to y1, so a
+ * long session's hundred breaks cost two elements; breakAt finds the break under a band point.
+ */
+export function breakPaths(breaks: readonly BreakMark[], x: (c: number) => number, y0: number, y1: number): { bands: string; squiggles: string } {
+	let bands = '';
+	let squiggles = '';
+	for (const { p } of breaks) {
+		const x0 = x(p.c0);
+		const w = Math.max(1, x(p.c1) - x0);
+		bands += `M${x0} ${y0}h${w}v${y1 - y0}h${-w}z`;
+		squiggles += squigglePath((x0 + x(p.c1)) / 2, y0, y1);
+	}
+	return { bands, squiggles };
+}
+
+/** Index (in axis.pieces) of the break whose band holds plot x, or null. */
+export function breakAt(breaks: readonly BreakMark[], x: (c: number) => number, px: number): number | null {
+	for (const { p, i } of breaks) {
+		const x0 = x(p.c0);
+		if (px >= x0 && px <= x0 + Math.max(1, x(p.c1) - x0)) return i;
+	}
+	return null;
+}

@@ -4,7 +4,7 @@
 // lane anatomy in px (METRICS) and the draw model of a view (elements or paths).
 // A "view" is the visible window [c0, c1] of the layout's compressed axis.
 
-import { timeToC, type TimelineBar, type TimelineLayout } from '$lib/view/timeline/index.ts';
+import { timeToCMapper, type TimelineBar, type TimelineLayout } from '$lib/view/timeline/index.ts';
 
 export interface View {
 	c0: number;
@@ -33,30 +33,51 @@ export const MIN_SPAN = 2000;
 
 export function geometryOf(layout: TimelineLayout): Geometry {
 	const { axis, bars, dots, subBars, idle, markers, lanes } = layout;
-	const map = (ts: number[]) => Float64Array.from(ts, (t) => timeToC(axis, t));
+	// Plain loops into typed arrays (no intermediate arrays); the mapper walks the axis pieces.
+	const toC = timeToCMapper(axis);
+	const barC0 = new Float64Array(bars.length);
+	const barC1 = new Float64Array(bars.length);
+	for (let i = 0; i < bars.length; i++) barC0[i] = toC(bars[i].t0);
+	for (let i = 0; i < bars.length; i++) barC1[i] = toC(bars[i].t1);
+	const dotC = new Float64Array(dots.length);
+	for (let i = 0; i < dots.length; i++) dotC[i] = toC(dots[i].t);
+	const subC0 = new Float64Array(subBars.length);
+	const subC1 = new Float64Array(subBars.length);
+	for (let i = 0; i < subBars.length; i++) subC0[i] = toC(subBars[i].t0);
+	for (let i = 0; i < subBars.length; i++) subC1[i] = toC(subBars[i].t1);
+	const idleC0 = new Float64Array(idle.length);
+	const idleC1 = new Float64Array(idle.length);
+	for (let i = 0; i < idle.length; i++) idleC0[i] = toC(idle[i].t0);
+	for (let i = 0; i < idle.length; i++) idleC1[i] = toC(idle[i].t1);
+	const markerC = new Float64Array(markers.length);
+	for (let i = 0; i < markers.length; i++) markerC[i] = toC(markers[i].t);
 	const g: Geometry = {
-		barC0: map(bars.map((b) => b.t0)),
-		barC1: map(bars.map((b) => b.t1)),
-		dotC: map(dots.map((d) => d.t)),
-		subC0: map(subBars.map((s) => s.t0)),
-		subC1: map(subBars.map((s) => s.t1)),
-		idleC0: map(idle.map((s) => s.t0)),
-		idleC1: map(idle.map((s) => s.t1)),
-		markerC: map(markers.map((m) => m.t)),
+		barC0,
+		barC1,
+		dotC,
+		subC0,
+		subC1,
+		idleC0,
+		idleC1,
+		markerC,
 		laneMaxLen: lanes.map(() => 0),
 		laneDots: lanes.map(() => [0, 0] as [number, number]),
 		dotOfBar: new Int32Array(bars.length).fill(-1)
 	};
-	for (const b of bars) g.laneMaxLen[b.lane] = Math.max(g.laneMaxLen[b.lane], g.barC1[b.index] - g.barC0[b.index]);
+	for (let i = 0; i < bars.length; i++) {
+		const lane = bars[i].lane;
+		g.laneMaxLen[lane] = Math.max(g.laneMaxLen[lane], barC1[i] - barC0[i]);
+	}
 	let i = 0;
 	for (const lane of lanes) {
 		const start = i;
 		while (i < dots.length && dots[i].lane === lane.index) i++;
 		g.laneDots[lane.index] = [start, i];
 	}
-	dots.forEach((d, di) => {
-		if (g.dotOfBar[d.bar] === -1) g.dotOfBar[d.bar] = di;
-	});
+	for (let di = 0; di < dots.length; di++) {
+		const b = dots[di].bar;
+		if (g.dotOfBar[b] === -1) g.dotOfBar[b] = di;
+	}
 	return g;
 }
 
@@ -249,6 +270,7 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 	const v0 = view.c0;
 	const k = Math.max(1, plotW) / Math.max(1e-9, view.c1 - view.c0);
 	const { lanes, bars, dots, axis } = layout;
+	const toC = timeToCMapper(axis);
 	const top = (lane: number) => m.axisH + lane * m.laneH;
 	const fx = (c: number) => r1((c - v0) * k);
 
@@ -271,9 +293,10 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 			for (let i = d0; i < d1; i++) out.dotIdx.push(i);
 		} else {
 			let d = '';
+			const yb = y + m.barY;
 			for (let i = a; i < b; i++) {
-				const w = Math.max(m.minBarW, (g.barC1[i] - g.barC0[i]) * k);
-				d += `M${fx(g.barC0[i])} ${y + m.barY}h${r1(w)}v${m.barH}h${-r1(w)}z`;
+				const w = r1(Math.max(m.minBarW, (g.barC1[i] - g.barC0[i]) * k));
+				d += `M${fx(g.barC0[i])} ${yb}h${w}v${m.barH}h${-w}z`;
 			}
 			out.barPaths.push(d);
 			const byAuthor = new Map<string, string>();
@@ -284,30 +307,41 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 			}
 			for (const [author, d] of byAuthor) out.dotPaths.push({ lane: lane.index, author, d });
 		}
+		let gaps = '';
 		for (let i = a; i < b; i++) {
-			for (const [t0, t1] of bars[i].gaps) {
-				const x0 = (timeToC(axis, t0) - v0) * k;
-				const x1 = (timeToC(axis, t1) - v0) * k;
-				out.gaps += `M${r1(x0)} ${y + m.barY + 2}h${r1(x1 - x0)}v${m.barH - 4}h${-r1(x1 - x0)}z`;
+			const bg = bars[i].gaps;
+			for (let j = 0; j < bg.length; j++) {
+				const x0 = (toC(bg[j][0]) - v0) * k;
+				const x1 = (toC(bg[j][1]) - v0) * k;
+				gaps += `M${r1(x0)} ${y + m.barY + 2}h${r1(x1 - x0)}v${m.barH - 4}h${-r1(x1 - x0)}z`;
 			}
 		}
+		out.gaps += gaps;
 	}
-	layout.subBars.forEach((s, i) => {
-		if (g.subC1[i] < view.c0 || g.subC0[i] > view.c1) return;
+	// Plain loops, each path built in a local string (no callback per item).
+	const { subBars, idle, markers } = layout;
+	let subs = '';
+	for (let i = 0; i < subBars.length; i++) {
+		if (g.subC1[i] < view.c0 || g.subC0[i] > view.c1) continue;
 		const w = Math.max(m.minBarW, (g.subC1[i] - g.subC0[i]) * k);
-		out.subs += `M${fx(g.subC0[i])} ${top(s.lane) + m.barY + m.barH + 2}h${r1(w)}v3h${-r1(w)}z`;
-	});
-	layout.idle.forEach((s, i) => {
-		if (g.idleC1[i] < view.c0 || g.idleC0[i] > view.c1) return;
+		subs += `M${fx(g.subC0[i])} ${top(subBars[i].lane) + m.barY + m.barH + 2}h${r1(w)}v3h${-r1(w)}z`;
+	}
+	out.subs = subs;
+	let idlePath = '';
+	for (let i = 0; i < idle.length; i++) {
+		if (g.idleC1[i] < view.c0 || g.idleC0[i] > view.c1) continue;
 		const x0 = Math.max(-5, (g.idleC0[i] - v0) * k);
 		const x1 = Math.min(plotW + 5, (g.idleC1[i] - v0) * k);
-		out.idle += `M${r1(x0)} ${top(s.lane) + m.barY + m.barH / 2}H${r1(x1)}`;
-	});
-	layout.markers.forEach((mk, i) => {
+		idlePath += `M${r1(x0)} ${top(idle[i].lane) + m.barY + m.barH / 2}H${r1(x1)}`;
+	}
+	out.idle = idlePath;
+	let marks = '';
+	for (let i = 0; i < markers.length; i++) {
 		const x = (g.markerC[i] - v0) * k;
-		if (x < -10 || x > plotW + 10) return;
-		const y = top(mk.lane);
-		out.markers += `M${r1(x)} ${y + m.barY - 3}v${m.barH + 6}M${r1(x - 4)} ${y + 2}h8l-4 6z`;
-	});
+		if (x < -10 || x > plotW + 10) continue;
+		const y = top(markers[i].lane);
+		marks += `M${r1(x)} ${y + m.barY - 3}v${m.barH + 6}M${r1(x - 4)} ${y + 2}h8l-4 6z`;
+	}
+	out.markers = marks;
 	return out;
 }

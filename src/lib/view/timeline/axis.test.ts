@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTicks, buildAxis, cToTime, formatGap, HOUR, MINUTE, DAY, mergeIntervals, timeToC } from './axis.ts';
+import { axisTicks, buildAxis, cToTime, formatGap, HOUR, MINUTE, DAY, mergeIntervals, timeToC, timeToCMapper } from './axis.ts';
 
 const T = Date.UTC(2026, 5, 10, 13, 0, 0);
 
@@ -134,5 +134,15 @@ describe('axisTicks', () => {
 		const c = timeToC(axis, T + 10 * MINUTE);
 		const ticks = axisTicks(axis, c, c + 2 * MINUTE, 5, 0);
 		expect(ticks.map((t) => t.label)).toEqual(['13:10:00', '13:10:30', '13:11:00', '13:11:30', '13:12:00']);
+	});
+});
+
+describe('timeToCMapper', () => {
+	it('maps exactly like timeToC, in any order of times', () => {
+		const axis = buildAxis([[T, T + 10 * MINUTE], [T + 3 * HOUR, T + 3 * HOUR + MINUTE], [T + DAY, T + DAY + 5 * MINUTE], [T + 2 * DAY, T + 2 * DAY]]);
+		const ts = [T - HOUR, ...axis.pieces.flatMap((p) => [p.t0, p.t1, (p.t0 + p.t1) / 2]), T + 3 * DAY];
+		const toC = timeToCMapper(axis);
+		for (const t of [...ts, ...ts.slice().reverse(), ...ts.map((_, i) => ts[(i * 7) % ts.length])]) expect(toC(t)).toBe(timeToC(axis, t));
+		expect(timeToCMapper(buildAxis([]))(T)).toBe(0);
 	});
 });

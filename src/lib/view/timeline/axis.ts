@@ -53,12 +53,40 @@ export function formatGap(ms: number): string {
 
 /** Sorts and merges intervals (touching ones too). Input is not modified. */
 export function mergeIntervals(spans: readonly (readonly [number, number])[]): [number, number][] {
-	const sorted = spans.map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]).sort((x, y) => x[0] - y[0]);
+	return mergeSpans(spans, false);
+}
+
+/**
+ * The union of the spans (optionally only the finite ones) as sorted, disjoint intervals, touching
+ * ones merged. A sweep over the starts and the ends sorted apart (typed arrays, native numeric
+ * sort: no comparator, no pairs built): where no span is open, a merged interval ends.
+ */
+function mergeSpans(spans: readonly (readonly [number, number])[], finiteOnly: boolean): [number, number][] {
+	const starts = new Float64Array(spans.length);
+	const ends = new Float64Array(spans.length);
+	let n = 0;
+	for (let i = 0; i < spans.length; i++) {
+		const a = spans[i][0];
+		const b = spans[i][1];
+		if (finiteOnly && !(Number.isFinite(a) && Number.isFinite(b))) continue;
+		starts[n] = Math.min(a, b);
+		ends[n] = Math.max(a, b);
+		n++;
+	}
+	const s = starts.subarray(0, n).sort();
+	const e = ends.subarray(0, n).sort();
 	const out: [number, number][] = [];
-	for (const [a, b] of sorted) {
-		const last = out[out.length - 1];
-		if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-		else out.push([a, b]);
+	let open = 0;
+	let from = 0;
+	for (let i = 0, j = 0; j < n; ) {
+		// A start at the same place as an end comes first: touching spans merge.
+		if (i < n && s[i] <= e[j]) {
+			if (open++ === 0) from = s[i];
+			i++;
+		} else {
+			if (--open === 0) out.push([from, e[j]]);
+			j++;
+		}
 	}
 	return out;
 }
@@ -70,12 +98,14 @@ export function mergeIntervals(spans: readonly (readonly [number, number])[]): [
 export function buildAxis(activity: readonly (readonly [number, number])[], opts: AxisOptions = {}): TimelineAxis {
 	const collapseMs = opts.collapseMs ?? COLLAPSE_MS;
 	const collapse = opts.collapse ?? true;
-	const merged = mergeIntervals(activity.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b)));
+	const merged = mergeSpans(activity, true);
 	if (merged.length === 0) return { pieces: [], t0: 0, t1: 0, width: 0 };
 
 	// Group merged intervals into clusters separated by collapsible gaps.
 	const clusters: [number, number][] = [];
-	for (const [a, b] of merged) {
+	for (let i = 0; i < merged.length; i++) {
+		const a = merged[i][0];
+		const b = merged[i][1];
 		const last = clusters[clusters.length - 1];
 		if (last && (!collapse || a - last[1] < collapseMs)) last[1] = Math.max(last[1], b);
 		else clusters.push([a, b]);
@@ -125,6 +155,29 @@ export function timeToC(axis: TimelineAxis, t: number): number {
 	const p = ps[pieceAt(ps, t, 't')];
 	const span = p.t1 - p.t0;
 	return span > 0 ? p.c0 + ((t - p.t0) / span) * (p.c1 - p.c0) : p.c0;
+}
+
+/**
+ * timeToC for many times in a row: remembers the piece of the last call and tries it (and the
+ * next) before a binary search, so a run of mostly ascending times costs O(1) each. Same results.
+ */
+export function timeToCMapper(axis: TimelineAxis): (t: number) => number {
+	const ps = axis.pieces;
+	const n = ps.length;
+	let k = 0;
+	return (t) => {
+		if (n === 0) return 0;
+		if (t <= ps[0].t0) return ps[0].c0 - (ps[0].t0 - t);
+		const last = ps[n - 1];
+		if (t >= last.t1) return last.c1 + (t - last.t1);
+		// The piece pieceAt picks: the last one starting at or before t.
+		if (!(ps[k].t0 <= t && (k + 1 >= n || ps[k + 1].t0 > t))) {
+			k = k + 1 < n && ps[k + 1].t0 <= t && (k + 2 >= n || ps[k + 2].t0 > t) ? k + 1 : pieceAt(ps, t, 't');
+		}
+		const p = ps[k];
+		const span = p.t1 - p.t0;
+		return span > 0 ? p.c0 + ((t - p.t0) / span) * (p.c1 - p.c0) : p.c0;
+	};
 }
 
 /** Compressed coordinate → real time (ms); inverse of timeToC. */

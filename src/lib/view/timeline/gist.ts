@@ -22,10 +22,8 @@ export function stripMarkers(text: string): string {
 
 /** "retry retry retry retry" → "retry ×4" (three or more in a row). */
 export function collapseRepeats(line: string): string {
+	if (!hasStorm(line)) return line;
 	const words = line.split(' ');
-	let storm = false;
-	for (let i = 2; i < words.length && !storm; i++) storm = words[i] === words[i - 1] && words[i] === words[i - 2];
-	if (!storm) return line;
 	const out: string[] = [];
 	for (let i = 0; i < words.length; ) {
 		let j = i + 1;
@@ -36,6 +34,34 @@ export function collapseRepeats(line: string): string {
 	}
 	return out.join(' ');
 }
+
+/** Whether three ' '-separated words in a row are equal (scanned in place: no arrays). */
+function hasStorm(line: string): boolean {
+	let s2 = -1;
+	let e2 = -1;
+	let s1 = -1;
+	let e1 = -1;
+	for (let start = 0; ; ) {
+		let end = line.indexOf(' ', start);
+		if (end < 0) end = line.length;
+		if (s2 >= 0 && sameSpan(line, s1, e1, start, end) && sameSpan(line, s2, e2, start, end)) return true;
+		s2 = s1;
+		e2 = e1;
+		s1 = start;
+		e1 = end;
+		if (end === line.length) return false;
+		start = end + 1;
+	}
+}
+
+function sameSpan(s: string, a0: number, a1: number, b0: number, b1: number): boolean {
+	if (a1 - a0 !== b1 - b0) return false;
+	for (let i = 0; i < a1 - a0; i++) if (s.charCodeAt(a0 + i) !== s.charCodeAt(b0 + i)) return false;
+	return true;
+}
+
+/** Whitespace other than single spaces (what firstLine's collapsing would change). */
+const ODD_SPACE = /[^\S ]| {2}/;
 
 /** Cuts at the last word boundary before `max` characters (code points) and adds "…". */
 export function cutAtWord(line: string, max = GIST_MAX): string {
@@ -71,7 +97,8 @@ function firstLine(text: string, max: number): string {
 	for (let at = 0; at <= text.length; ) {
 		let nl = text.indexOf('\n', at);
 		if (nl < 0) nl = text.length;
-		const line = text.slice(at, nl).replace(/\s+/g, ' ').trim();
+		let line = text.slice(at, nl);
+		line = (ODD_SPACE.test(line) ? line.replace(/\s+/g, ' ') : line).trim();
 		at = nl + 1;
 		if (!line || (FRAMING_START.test(line) && FRAMING_LINE.test(line))) continue;
 		return cutAtWord(collapseRepeats(line), max);

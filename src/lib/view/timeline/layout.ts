@@ -145,6 +145,11 @@ export function authorClass(author: Author | null | undefined): AuthorClass {
 export function atomText(a: Atom): string {
 	const content = a.message?.content;
 	if (!Array.isArray(content)) return '';
+	// Fast path: one block (most prompts), no arrays built.
+	if (content.length === 1) {
+		const b = content[0];
+		return b.type === 'text' && typeof b.text === 'string' ? b.text.trim() : '';
+	}
 	return content
 		.filter((b) => b.type === 'text' && typeof b.text === 'string')
 		.map((b) => b.text as string)
@@ -155,15 +160,21 @@ export function atomText(a: Atom): string {
 function hasBlock(a: Atom, type: string): boolean {
 	const content = a.message?.content;
 	if (!Array.isArray(content)) return false;
-	for (const b of content) if (b.type === type) return true;
+	for (let i = 0; i < content.length; i++) if (content[i].type === type) return true;
 	return false;
 }
+
+const NON_BLANK = /\S/;
 
 /** Whether any text block has non-blank text (cheaper than building the text). */
 function hasText(a: Atom): boolean {
 	const content = a.message?.content;
 	if (!Array.isArray(content)) return false;
-	for (const b of content) if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '') return true;
+	// /\S/ matches exactly what trim() keeps (no trimmed copy is made).
+	for (let i = 0; i < content.length; i++) {
+		const b = content[i];
+		if (b.type === 'text' && typeof b.text === 'string' && NON_BLANK.test(b.text)) return true;
+	}
 	return false;
 }
 
@@ -173,19 +184,20 @@ function isOpener(a: Atom): boolean {
 	return c === 'human' || c === 'sdk' || c === 'romp' || c === 'peer';
 }
 
-/** The gist shown for a segment: its prompt, else what the segment is. */
-function segmentGist(input: Atom | null, atoms: Atom[]): string {
+/** The gist shown for a segment: its prompt, else what the segment (non-idle atoms of
+ *  atoms[start, stop), `boundary` the first compaction among them) is. */
+function segmentGist(input: Atom | null, boundary: Atom | null, atoms: readonly Atom[], start: number, stop: number): string {
 	if (input) {
 		const g = promptGist(atomText(input));
 		if (g) return g;
 		return hasBlock(input, 'image') ? '(image)' : '(no text)';
 	}
-	const boundary = atoms.find((a) => a.subtype === 'compact_boundary');
 	if (boundary) {
 		const trig = boundary.compact_metadata?.trigger;
 		return trig ? `Context compacted (${trig})` : 'Context compacted';
 	}
-	for (const a of atoms) {
+	for (let i = start; i < stop; i++) {
+		const a = atoms[i];
 		if (a.type === 'assistant') {
 			const g = promptGist(atomText(a));
 			if (g) return g;
@@ -194,39 +206,36 @@ function segmentGist(input: Atom | null, atoms: Atom[]): string {
 	return 'Autonomous work';
 }
 
-interface ToolResultAt {
-	uuid: string | null;
-	ms: number;
-}
-
 /** Whether a tool_use block is a delegation (Task / Agent, or any call a child transcript hangs on). */
 function isDelegation(name: unknown, id: string, children: LaneInput['children']): boolean {
 	return DELEGATION_TOOLS.has(String(name)) || children?.[id] !== undefined;
 }
 
 /**
- * Delegation tool_use id → the first atom carrying its tool_result, over the whole session
- * (a background delegation's result can land in a later turn). Only delegations are indexed.
+ * One pass over a session: its idle spans, and tool_use id → the first atom carrying its
+ * tool_result (a background delegation's result can land in a later turn). Every result is
+ * indexed, not only delegations' (cheaper than a second pass to find which are wanted); only
+ * delegations are ever looked up.
  */
-function indexDelegationResults(session: Session, children: LaneInput['children']): Map<string, ToolResultAt> {
-	const wanted = new Set<string>();
-	for (const turn of session.turns) {
-		for (const a of turn.atoms) {
-			if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
-			for (const b of a.message.content) {
-				if (b.type === 'tool_use' && typeof b.id === 'string' && isDelegation(b.name, b.id, children)) wanted.add(b.id);
+function scanSession(session: Session, lane: LaneInput, laneIndex: number, idle: TimelineIdle[]): Map<string, Atom> {
+	const out = new Map<string, Atom>();
+	// Indexed loops: for-of allocates an iterator result per step until the code is optimized,
+	// and the timeline is laid out once per load (cold).
+	const turns = session.turns;
+	for (let ti = 0; ti < turns.length; ti++) {
+		const atoms = turns[ti].atoms;
+		for (let ai = 0; ai < atoms.length; ai++) {
+			const a = atoms[ai];
+			if (a.type === 'idle') {
+				if (typeof a.end === 'number' && a.end > a.t) idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
+				continue;
 			}
-		}
-	}
-	const out = new Map<string, ToolResultAt>();
-	if (wanted.size === 0) return out;
-	for (const turn of session.turns) {
-		for (const a of turn.atoms) {
-			if (a.type !== 'user' || !Array.isArray(a.message?.content)) continue;
-			for (const b of a.message.content) {
-				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && wanted.has(b.tool_use_id) && !out.has(b.tool_use_id)) {
-					out.set(b.tool_use_id, { uuid: a.uuid, ms: atomMs(a) });
-				}
+			if (a.type !== 'user') continue;
+			const content = a.message?.content;
+			if (!Array.isArray(content)) continue;
+			for (let bi = 0; bi < content.length; bi++) {
+				const b = content[bi];
+				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.has(b.tool_use_id)) out.set(b.tool_use_id, a);
 			}
 		}
 	}
@@ -267,21 +276,32 @@ function layoutSegment(
 	laneIndex: number,
 	turn: Turn,
 	seg: { id: string; trigger: string | null; start: number; stop: number },
-	results: Map<string, ToolResultAt>
+	results: Map<string, Atom>
 ): void {
 	const atoms = turn.atoms;
-	const work: Atom[] = [];
-	for (let i = seg.start; i < seg.stop; i++) if (atoms[i].type !== 'idle') work.push(atoms[i]);
-	if (work.length === 0) return; // an idle-only stretch: no bar, its idle span is drawn anyway
+	const { start, stop } = seg;
+	// One pass over the segment's non-idle ("work") atoms.
+	let count = 0;
 	let t0 = Infinity;
 	let t1 = -Infinity;
 	let input: Atom | null = null;
 	let reply: Atom | null = null;
 	let workAtom: Atom | null = null;
-	for (const a of work) {
+	let firstUuid: string | null = null;
+	let boundary: Atom | null = null;
+	let idleCount = 0;
+	for (let i = start; i < stop; i++) {
+		const a = atoms[i];
+		if (a.type === 'idle') {
+			idleCount++;
+			continue;
+		}
+		count++;
 		const ms = atomMs(a);
 		if (ms < t0) t0 = ms;
 		if (ms > t1) t1 = ms;
+		if (firstUuid === null && a.uuid) firstUuid = a.uuid;
+		if (!boundary && a.subtype === 'compact_boundary') boundary = a;
 		if (!input && (seg.trigger != null ? a.uuid === seg.trigger : isOpener(a))) input = a;
 		if (a.type === 'assistant' && !a.isApiError && a.uuid) {
 			const text = hasText(a);
@@ -289,7 +309,8 @@ function layoutSegment(
 			if (!workAtom && (text || hasBlock(a, 'tool_use'))) workAtom = a;
 		}
 	}
-	const anchor = input?.uuid ?? (seg.trigger == null ? (work.find((a) => a.uuid)?.uuid ?? null) : seg.trigger);
+	if (count === 0) return; // an idle-only stretch: no bar, its idle span is drawn anyway
+	const anchor = input?.uuid ?? (seg.trigger == null ? firstUuid : seg.trigger);
 	const target = reply?.uuid ?? workAtom?.uuid ?? anchor;
 	const targetKind: TargetKind | null = reply
 		? 'reply'
@@ -301,15 +322,17 @@ function layoutSegment(
 					: 'anchor'
 				: null;
 	const author = input ? authorClass(input.author) : 'none';
-	const gist = segmentGist(input, work);
+	const gist = segmentGist(input, boundary, atoms, start, stop);
 
 	const gaps: [number, number][] = [];
-	for (let i = seg.start; i < seg.stop; i++) {
-		const a = atoms[i];
-		if (a.type !== 'idle') continue;
-		const g0 = Math.max(t0, a.t * 1000);
-		const g1 = Math.min(t1, (a.end ?? a.t) * 1000);
-		if (g1 > g0) gaps.push([g0, g1]);
+	if (idleCount > 0) {
+		for (let i = start; i < stop; i++) {
+			const a = atoms[i];
+			if (a.type !== 'idle') continue;
+			const g0 = Math.max(t0, a.t * 1000);
+			const g1 = Math.min(t1, (a.end ?? a.t) * 1000);
+			if (g1 > g0) gaps.push([g0, g1]);
+		}
 	}
 
 	const local = out.bars.length;
@@ -329,8 +352,8 @@ function layoutSegment(
 		triggerUuid: seg.trigger ?? input?.uuid ?? null,
 		author,
 		gist,
-		atoms: work.length,
-		compaction: work.some((a) => a.subtype === 'compact_boundary')
+		atoms: count,
+		compaction: boundary !== null
 	});
 
 	if (input?.uuid) {
@@ -349,7 +372,9 @@ function layoutSegment(
 		});
 	}
 
-	for (const a of work) {
+	for (let i = start; i < stop; i++) {
+		const a = atoms[i];
+		if (a.type === 'idle') continue;
 		if (a.subtype === 'compact_boundary') {
 			const pre = a.compact_metadata?.pre_tokens;
 			out.markers.push({
@@ -363,12 +388,15 @@ function layoutSegment(
 			});
 		}
 		if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
-		for (const b of a.message.content) {
+		const content = a.message.content;
+		for (let bi = 0; bi < content.length; bi++) {
+			const b = content[bi];
 			if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
 			if (!isDelegation(b.name, b.id, lane.children)) continue;
 			const child = lane.children?.[b.id];
 			const call = atomMs(a);
-			const res = results.get(b.id);
+			const resAtom = results.get(b.id);
+			const res = resAtom ? { uuid: resAtom.uuid, ms: atomMs(resAtom) } : undefined;
 			const cs = childSpan(child);
 			const s0 = Math.min(call, cs?.[0] ?? call);
 			const s1 = Math.max(res?.ms ?? call, cs?.[1] ?? call);
@@ -397,17 +425,21 @@ function layoutSegment(
 function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
 	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
 	const session = lane.session;
-	const results = indexDelegationResults(session, lane.children);
-	for (const turn of session.turns) {
-		for (const a of turn.atoms) {
-			if (a.type === 'idle' && typeof a.end === 'number' && a.end > a.t) {
-				out.idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
-			}
-		}
-		for (const seg of segmentsOf(turn, session.rompUuid)) layoutSegment(out, lane, laneIndex, turn, seg, results);
+	const results = scanSession(session, lane, laneIndex, out.idle);
+	const turns = session.turns;
+	for (let ti = 0; ti < turns.length; ti++) {
+		const segs = segmentsOf(turns[ti], session.rompUuid);
+		for (let si = 0; si < segs.length; si++) layoutSegment(out, lane, laneIndex, turns[ti], segs[si], results);
 	}
 	out.idle.sort((x, y) => x.t0 - y.t0);
 	return out;
+}
+
+/** Whether xs is already sorted under cmp (a stable sort would leave it as it is): bars and dots
+ *  nearly always come out in order, and a check is cheaper than a sort. */
+function inOrder<T>(xs: readonly T[], cmp: (a: T, b: T) => number): boolean {
+	for (let i = 1; i < xs.length; i++) if (cmp(xs[i - 1], xs[i]) > 0) return false;
+	return true;
 }
 
 /** Lays out several sessions on one shared, broken time axis. */
@@ -417,26 +449,29 @@ export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions 
 
 	lanes.forEach((lane, li) => {
 		const built = layoutLane(lane, li);
-		// Sort the lane's bars by start, remembering where each local bar went.
 		// Sort the lane's bars by start (stable), then renumber them and what points at them.
 		const barStart = layout.bars.length;
-		const sorted = built.bars.slice().sort((x, y) => x.t0 - y.t0 || x.index - y.index);
+		const byStart = (x: TimelineBar, y: TimelineBar) => x.t0 - y.t0 || x.index - y.index;
+		const sorted = inOrder(built.bars, byStart) ? built.bars : built.bars.slice().sort(byStart);
 		const globalOf = new Array<number>(sorted.length);
-		for (const bar of sorted) {
+		for (let i = 0; i < sorted.length; i++) {
+			const bar = sorted[i];
 			globalOf[bar.index] = layout.bars.length;
 			bar.index = layout.bars.length;
 			layout.bars.push(bar);
 		}
-		for (const d of built.dots) {
+		for (let i = 0; i < built.dots.length; i++) {
+			const d = built.dots[i];
 			d.bar = globalOf[d.bar];
 			layout.dots.push(d);
 		}
-		for (const sb of built.subBars) {
+		for (let i = 0; i < built.subBars.length; i++) {
+			const sb = built.subBars[i];
 			sb.bar = globalOf[sb.bar];
 			layout.subBars.push(sb);
 		}
-		layout.idle.push(...built.idle);
-		layout.markers.push(...built.markers);
+		for (let i = 0; i < built.idle.length; i++) layout.idle.push(built.idle[i]);
+		for (let i = 0; i < built.markers.length; i++) layout.markers.push(built.markers[i]);
 
 		let t0: number | null = null;
 		let t1: number | null = null;
@@ -451,7 +486,8 @@ export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions 
 		layout.lanes.push({ key: lane.key, label: lane.label, index: li, t0, t1, barStart, barEnd: layout.bars.length });
 	});
 
-	layout.dots.sort((x, y) => x.lane - y.lane || x.t - y.t);
+	const byLaneTime = (x: TimelineDot, y: TimelineDot) => x.lane - y.lane || x.t - y.t;
+	if (!inOrder(layout.dots, byLaneTime)) layout.dots.sort(byLaneTime);
 	layout.axis = buildAxis(activity, opts);
 	return layout;
 }
