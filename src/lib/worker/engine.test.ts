@@ -27,7 +27,8 @@ describe('Engine', () => {
   it('drops a load superseded by a newer one', async () => {
     const engine = new Engine();
     const first = engine.load(1, { files: [input(FILE)] });
-    const second = engine.load(2, { text: '{"type":"user","uuid":"u","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z","promptSource":"typed","message":{"role":"user","content":"hi"}}\n', name: 'p.jsonl' });
+    const line = '{"type":"user","uuid":"u","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z","promptSource":"typed","message":{"role":"user","content":"hi"}}\n';
+    const second = engine.load(2, { files: [{ path: 'p.jsonl', blob: new Blob([line]) }] });
     const [a, b] = await Promise.all([first, second]);
     expect(a).toMatchObject({ ok: false, superseded: true });
     expect(b.ok).toBe(true);

@@ -4,7 +4,7 @@
 // main thread: the same code either way. A new load supersedes the one in flight: the older
 // load's AbortController is aborted, so it stops between chunks and its result is dropped.
 import { segmentsOf } from '../model/index.ts';
-import { loadSessions, loadText } from '../ingest/load-files.ts';
+import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
@@ -22,25 +22,18 @@ export class Engine {
   #generation = 0;
   #abort: AbortController | null = null;
 
-  /** Parses files (or pasted text) into sessions, replacing what was loaded before. */
-  async load(
-    generation: number,
-    input: { files: InputFile[] } | { text: string; name: string },
-    onProgress?: (p: LoadProgress) => void
-  ): Promise<LoadOutcome> {
+  /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
+  async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
     this.#abort?.abort();
     const abort = new AbortController();
     this.#abort = abort;
     this.#generation = generation;
     const started = performance.now();
     try {
-      const out =
-        'files' in input
-          ? await loadSessions(input.files, {
-              signal: abort.signal,
-              onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.overallRead ?? p.bytesRead, started) }))
-            })
-          : await loadText(input.name, input.text);
+      const out = await loadSessions(input.files, {
+        signal: abort.signal,
+        onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.overallRead ?? p.bytesRead, started) }))
+      });
       if (abort.signal.aborted || generation !== this.#generation) {
         return { ok: false, generation, superseded: true, message: 'A newer load replaced this one.' };
       }

@@ -3,26 +3,15 @@
 // Everything here is plain structured-cloneable data. Expected failures (a file that is not a
 // transcript, a superseded load) come back as values; exceptions are for bugs only.
 import type { Issue } from '../model/index.ts';
-import type { ClassifiedFile, SessionMeta } from '../ingest/types.ts';
+import type { ClassifiedFile, LoadProgress as IngestProgress, SessionMeta } from '../ingest/types.ts';
 import type { ChatRow, RowIndexEntry } from '../view/chat/index.ts';
 import type { TimelineLayout } from '../view/timeline/layout.ts';
 
-export interface InputFile {
-  /** Path relative to what was dropped (webkitRelativePath), or the file name. */
-  path: string;
-  blob: Blob;
-}
+/** A file to load: its path relative to what was dropped (webkitRelativePath) and its bytes. */
+export type { InputFile } from '../ingest/types.ts';
 
-export interface LoadProgress {
-  file: string;
-  bytesRead: number;
-  bytesTotal: number;
-  lines: number;
-  /** 'read': streaming a file; 'build': turning a session's records into the model. */
-  phase?: 'read' | 'build';
-  /** Bytes read over every file of the load, of overallTotal. */
-  overallRead?: number;
-  overallTotal?: number;
+/** Ingest's per-chunk progress plus the throughput the engine adds. */
+export interface LoadProgress extends IngestProgress {
   /** Throughput since the load started, MB/s (over all files). */
   mbPerSec: number;
 }
