@@ -76,12 +76,19 @@ test('a #z= share link opens the same session in a fresh context', async ({ page
 test.describe('?src= links', () => {
   let server: Server;
   let origin: string;
+  let release: () => void = () => {};
+  const released = new Promise<void>((r) => (release = r));
   test.beforeAll(async () => {
     const body = longSession(12);
     server = createServer((req, res) => {
       if (req.url === '/raw/session.jsonl') {
         res.writeHead(200, { 'content-type': 'application/x-ndjson', 'access-control-allow-origin': '*' });
         res.end(body);
+      } else if (req.url === '/slow/session.jsonl') {
+        // Sends half, then holds the rest until the test has seen the page loading.
+        res.writeHead(200, { 'content-type': 'application/x-ndjson', 'access-control-allow-origin': '*' });
+        res.write(body.slice(0, body.length >> 1));
+        void released.then(() => res.end(body.slice(body.length >> 1)));
       } else if (req.url === '/private/session.jsonl') {
         res.writeHead(200, { 'content-type': 'application/x-ndjson' }); // no CORS header
         res.end(body);
@@ -100,6 +107,16 @@ test.describe('?src= links', () => {
     await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
     expect((await stats(page)).turns).toBe(12);
     await expect(page.locator('[data-atom-uuid="a7"]')).toBeInViewport();
+  });
+
+  test('a load in flight shows its progress, then the session', async ({ page }) => {
+    await page.goto(`/?src=${encodeURIComponent(`${origin}/slow/session.jsonl`)}`);
+    await expect(page.locator('html')).toHaveAttribute('data-state', 'loading');
+    await expect(page.getByRole('status').locator('progress')).toBeVisible();
+    release();
+    await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+    await expect(page.locator('progress')).toHaveCount(0);
+    expect((await stats(page)).turns).toBe(12);
   });
 
   test('a host that refuses cross-origin reads gets a clear message', async ({ page }) => {
