@@ -15,6 +15,7 @@ test('a single transcript opens into turns and chat rows', async ({ page }) => {
   expect(s.turns).toBeGreaterThan(0);
   expect(s.rows).toBeGreaterThan(0);
   await expect(page.locator('[data-row-kind=user]').first()).toBeVisible();
+  await expect(page).toHaveTitle(/ · Loupe$/);
 });
 
 test('a project folder with subagents and a state log: subagent rows sit under their Agent call', async ({ page }) => {
