@@ -213,7 +213,10 @@ test('expanding a group does not move the row under the pointer', async ({ page 
   });
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
-  // Let the rows of the new window arrive and be measured before picking one.
+  // Wait until the list has moved its window (the first drawn group is from a later turn) and
+  // the rows of that window have arrived, before picking one.
+  const firstGroupTurn = async () => Number(/^c(\d+)/.exec((await page.locator('[data-row-kind=tool-group]').first().getAttribute('data-atom-uuid')) ?? '')?.[1] ?? 0);
+  await expect.poll(firstGroupTurn).toBeGreaterThan(10);
   await expect(page.locator('[data-slot][data-placeholder="1"]')).toHaveCount(0);
   const uuid = await page.locator('[data-row-kind=tool-group]').nth(2).getAttribute('data-atom-uuid');
   const head = page.locator(`[data-row-kind=tool-group][data-atom-uuid="${uuid}"] button[aria-expanded]`).first();
