@@ -139,6 +139,7 @@ test('a corrupted share link shows one sentence and an empty viewer', async ({ p
 test('a target that is not in the session is said so', async ({ page }) => {
   await loadLong(page);
   await page.locator('[data-trigger-uuid="u3"]').click();
+  await expect(page).toHaveURL(/a=u3$/); // the landing has written its fragment
   const url = new URL(page.url());
   url.hash = url.hash.replace(/a=u3/, 'a=nope-not-here');
   await page.goto(url.href);
