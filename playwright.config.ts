@@ -1,7 +1,8 @@
 // End-to-end tests: the built app served by `vite preview`, driven in Debian's Chromium.
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4173;
+// PW_PORT lets several checkouts run their end-to-end tests side by side on one machine.
+const PORT = Number(process.env.PW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'tests/e2e',
