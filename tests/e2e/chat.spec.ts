@@ -113,7 +113,7 @@ test('hostile transcripts: nothing runs, the payloads read as text', async ({ pa
     await pickFiles(page, [file]);
     // Open every collapsed row so renderers of hidden content run too.
     for (let i = 0; i < 60; i++) {
-      const closed = page.locator('button[aria-expanded="false"]');
+      const closed = page.locator('main button[aria-expanded="false"]');
       if (!(await closed.count())) break;
       await closed.first().click();
     }

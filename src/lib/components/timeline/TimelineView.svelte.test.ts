@@ -107,6 +107,21 @@ describe('TimelineView', () => {
 		expect(tv.tooltip).toBeNull();
 	});
 
+	it('a tap with a finger lands and shows the tooltip, which the lifted finger does not drop', () => {
+		const { tv, onBarClick } = mount();
+		const [x, y] = barPoint(tv, 4);
+		const touch = { pointerType: 'touch' };
+		tv.pointerDown(pointer('pointerdown', x, y, touch));
+		tv.pointerUp(pointer('pointerup', x, y, touch));
+		tv.pointerLeave(pointer('pointerleave', x, y, touch));
+		expect(onBarClick).toHaveBeenCalledWith(small.bars[4]);
+		expect(tv.tooltip?.title).toBe(small.bars[4].gist);
+		// A tap on empty plot clears it again.
+		tv.pointerDown(pointer('pointerdown', 1, 1, touch));
+		tv.pointerUp(pointer('pointerup', 1, 1, touch));
+		expect(tv.tooltip).toBeNull();
+	});
+
 	it('a drag pans the view and is not a click; a cancelled press is not a click either', () => {
 		const { tv, onBarClick } = mount();
 		tv.zoom(0.25);

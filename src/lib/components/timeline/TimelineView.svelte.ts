@@ -198,12 +198,16 @@ export class TimelineView {
 		this.#drag = null;
 		if (wasDrag && !wasDrag.moved && e.type === 'pointerup') {
 			const p = localPoint(e);
-			this.#activate(this.#pick(wasDrag.target, p.x, p.y));
+			const hit = this.#pick(wasDrag.target, p.x, p.y);
+			// A finger has no hover: a tap shows the tooltip a pointer would have shown (and lands).
+			if (e.pointerType === 'touch') this.hover = hit ? { ...hit, x: p.x, y: p.y } : null;
+			this.#activate(hit);
 		}
 	};
 
 	pointerLeave = (e: PointerEvent) => {
-		this.hover = null;
+		// A lifted finger "leaves" too: keep the tooltip its tap opened until the next gesture.
+		if (e.pointerType !== 'touch') this.hover = null;
 		// Without capture (no drag yet) the "up" may happen outside: end the gesture here.
 		if (!this.#drag?.moved) {
 			this.#pointers.delete(e.pointerId);
