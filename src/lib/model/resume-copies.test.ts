@@ -71,6 +71,8 @@ describe('resume-tail-copy: the new file copies the previous file tail', () => {
 			]);
 			// The summary record is metadata, never an atom.
 			expect(r.metadata.filter((m) => m.type === 'summary').map((m) => m.file)).toEqual([`${B}.jsonl`]);
+			// Verbatim copies are normal: no duplicate-uuid warning.
+			expect(r.issues.filter((i) => i.kind === 'duplicate-uuid')).toEqual([]);
 		});
 	}
 });
@@ -106,6 +108,13 @@ describe('resume-twice-three-files: three overlapping files', () => {
 			]);
 		});
 	}
+	it('a copy that differs from the original is still reported', () => {
+		const dir = join(DIR, 'resume-tail-copy');
+		const b = readFileSync(join(dir, `${B}.jsonl`), 'utf8').replace('"Migrated; the docs are updated too."', '"Migrated (edited copy)."');
+		const r = buildSession({ transcripts: [readRecords(`${A}.jsonl`, [readFileSync(join(dir, `${A}.jsonl`), 'utf8')]), readRecords(`${B}.jsonl`, [b])] }, { compat: 'viewer' });
+		expect(r.issues.filter((i) => i.kind === 'duplicate-uuid').map((i) => [i.file, i.line])).toEqual([[`${B}.jsonl`, 4]]);
+		expect(atomsOf(r).filter((a) => a.uuid === 'a2').map((a) => a.message?.content)).toEqual([[{ type: 'text', text: 'Migrated (edited copy).' }]]);
+	});
 	it('the fixtures are what the names say', () => {
 		const files = readdirSync(join(DIR, 'resume-twice-three-files')).sort();
 		expect(files).toEqual([`${A}.jsonl`, `${B}.jsonl`, `${C}.jsonl`]);
