@@ -65,3 +65,49 @@ describe('queued prompts of every shape', () => {
 		});
 	}
 });
+
+describe('the queue ledger is never read (reference: absorbed ledger shifts)', () => {
+	const T = Date.UTC(2026, 5, 10, 13, 0, 0);
+	const ts = (s: number) => new Date(T + s * 1000).toISOString();
+	const rows = (extra: Record<string, unknown>[]) =>
+		[
+			{ type: 'user', uuid: 'u1', parentUuid: null, timestamp: ts(0), promptSource: 'typed', message: { role: 'user', content: 'start' } },
+			{ type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: ts(1), message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }], stop_reason: 'tool_use' } },
+			...extra
+		]
+			.map((r) => JSON.stringify(r))
+			.join('\n') + '\n';
+	const build = (body: string, compat: Compat) => buildSession({ transcripts: [readRecords('s.jsonl', [body])] }, { compat });
+	for (const compat of ['romp', 'viewer'] as Compat[]) {
+		it(`${compat}: legacy shape — enqueue with text, attachment at the remove time: the atom is at the attachment's time`, () => {
+			const r = build(
+				rows([
+					{ type: 'queue-operation', operation: 'enqueue', timestamp: ts(5), content: 'late add' },
+					{ type: 'queue-operation', operation: 'remove', timestamp: ts(9) },
+					{ type: 'attachment', uuid: 'q1', parentUuid: 'a1', timestamp: ts(9), attachment: { type: 'queued_command', prompt: 'late add' } },
+					{ type: 'assistant', uuid: 'a2', parentUuid: 'q1', timestamp: ts(12), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' } }
+				]),
+				compat
+			);
+			const q = r.session.turns.flatMap((t) => t.atoms).find((a) => a.uuid === 'q1')!;
+			expect([q.t, q.absorbed, q.author]).toEqual([T / 1000 + 9, true, 'human']);
+		});
+		it(`${compat}: a popAll recall renders only the re-sent native line; a remove without attachment nothing`, () => {
+			const r = build(
+				rows([
+					{ type: 'queue-operation', operation: 'enqueue', timestamp: ts(5), content: 'draft' },
+					{ type: 'queue-operation', operation: 'popAll', timestamp: ts(6) },
+					{ type: 'queue-operation', operation: 'enqueue', timestamp: ts(7), content: 'other' },
+					{ type: 'queue-operation', operation: 'remove', timestamp: ts(8) },
+					{ type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: ts(9), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } },
+					{ type: 'assistant', uuid: 'a2', parentUuid: 'r1', timestamp: ts(10), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' } },
+					{ type: 'user', uuid: 'u2', parentUuid: 'a2', timestamp: ts(30), promptSource: 'typed', message: { role: 'user', content: 'draft' } }
+				]),
+				compat
+			);
+			const atoms = r.session.turns.flatMap((t) => t.atoms);
+			expect(atoms.map((a) => a.uuid)).toEqual(['u1', 'a1', 'r1', 'a2', 'u2']);
+			expect(atoms.some((a) => a.absorbed)).toBe(false);
+		});
+	}
+});
