@@ -9,12 +9,16 @@ It records
   - classes: the code point ranges Python's \\w, \\d and \\s match, and the ranges Unicode 14
     assigns (category != Cn), over all of U+0000..U+10FFFF;
   - ignorecase: for each ASCII letter, every code point re.IGNORECASE lets it match;
+  - parseZ: what the reference's timestamp reader (parse_z: datetime.fromisoformat, then
+    datetime.strptime, whose pattern is Unicode \\d under IGNORECASE) returns for Claude Code's
+    forms and thousands of seeded mutations of them (digits of other scripts, separators, zones);
   - patterns: the reference's regexes (kernel/event_model.py at 6fb534b1, plus the strptime
     pattern its timestamp fallback uses), each run with the operation the reference uses
     (match / search / findall / sub) over inputs built from sample characters of every class
     (ASCII, Latin-1, CJK, combining marks, the control separators, Unicode spaces, astral).
 """
-import json, re, sys, unicodedata
+import json, random, re, sys, unicodedata
+from datetime import datetime
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / 'fixtures/model/python-re/python-re.json'
@@ -111,6 +115,61 @@ PATTERNS = [
     ('IMG_ECHO_RE', r'^\[Image:[^\]]*\]$', 0, 'match', ['[Image:X]', '[Image: a]X', '[Image: aX]\n', '[Image: a]\n\n', '[Image:X]]']),
 ]
 
+def parse_z(s):
+    # The reference's timestamp reader, verbatim in behaviour (kernel/event_model.py parse_z).
+    if not s:
+        return None
+    s = s.strip()
+    try:
+        return datetime.fromisoformat(s.replace("Z", "+00:00"))
+    except Exception:
+        pass
+    s = s.replace("Z", "+0000")
+    for fmt in ("%Y-%m-%dT%H:%M:%S.%f%z", "%Y-%m-%dT%H:%M:%S%z"):
+        try:
+            return datetime.strptime(s, fmt)
+        except Exception:
+            pass
+    return None
+
+def epoch(dt):
+    # int(dt.timestamp()) as the reference computes it (naive = local time; the oracle ran TZ=UTC),
+    # plus the exact microseconds so the viewer's millisecond field can be checked too.
+    if dt is None:
+        return None
+    from datetime import timezone, timedelta
+    aware = dt if dt.tzinfo is not None else dt.replace(tzinfo=timezone.utc)
+    us = (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)) // timedelta(microseconds=1)
+    return {'t': int(aware.timestamp()), 'us': us}
+
+BASES = ['2026-06-10T13:05:09.123Z', '2026-06-10T13:05:09Z', '2026-06-10 13:05:09+02:00', '20260610T130509Z',
+         '2026-W24-3T13:05:09Z', '2026-06-10T13:05:09.123456+05:30', '2026-06-10', '2026-06-10T13', '2026-06-10T13:05',
+         '2026-06-10T13:05:09.123-0800', '2026-06-10T13:05:09,5Z', '2026-W24T01', '0999-12-31T23:59:59Z']
+POOL = list('0123456789-:.,+ TtZzW') + ['\u0663', '\uff11', '\u4e2d', '\x1c', '\u3000', '\u0e53', '\U0001d7d8', '\n']
+rng = random.Random(1781096400)
+stamps = list(BASES) + [' ' + BASES[0] + '\n', '\x1c' + BASES[0] + '\x85', '\ufeff' + BASES[0], BASES[0].replace('Z', 'z'),
+                        '\uff12\uff10\uff12\uff16-06-10T13:05:09Z', '2026-06-1\u0665T1\u0663:0\u0660:0\u0660Z', '2026-02-30T13:05:09Z',
+                        '2026-06-10T13:05:60Z', '2026-06-10T24:00:00Z', '2026-06-10T13:+02:00', '2026-06-10T13:05:09.123+02:30:15.5', '']
+while len(stamps) < 4000:
+    s = list(rng.choice(BASES))
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        op = rng.random()
+        i = rng.randrange(len(s) + 1)
+        if op < 0.5 and i < len(s):
+            s[i] = rng.choice(POOL)
+        elif op < 0.75 and i < len(s):
+            del s[i]
+        else:
+            s.insert(i, rng.choice(POOL))
+    stamps.append(''.join(s))
+parse_cases = []
+seen_stamps = set()
+for st in stamps:
+    if st in seen_stamps:
+        continue
+    seen_stamps.add(st)
+    parse_cases.append({'input': st, 'result': epoch(parse_z(st))})
+
 out_patterns = []
 for name, source, flags, op, templates in PATTERNS:
     rx = re.compile(source, flags)
@@ -132,6 +191,7 @@ doc = {
     'assigned': assigned,
     'ignorecase': ignorecase,
     'patterns': out_patterns,
+    'parseZ': parse_cases,
 }
 OUT.parent.mkdir(parents=True, exist_ok=True)
 OUT.write_text(json.dumps(doc, ensure_ascii=True, separators=(',', ':')) + '\n')

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PY_DIGIT, PY_SPACE, PY_WORD, pyRegExp, pyToJs } from './pyre.ts';
 import { PATTERNS } from './text.ts';
+import { pyParseZ } from './pytime.ts';
 
 interface Case { input: string; result: unknown }
 interface PatternFixture { name: string; source: string; ignoreCase: boolean; op: 'match' | 'search' | 'findall' | 'sub'; cases: Case[] }
@@ -21,6 +22,7 @@ interface Fixture {
 	assigned: [number, number][];
 	ignorecase: Record<string, number[]>;
 	patterns: PatternFixture[];
+	parseZ: { input: string; result: { t: number; us: number } | null }[];
 }
 
 const FX = JSON.parse(readFileSync(resolve(__dirname, '../../../fixtures/model/python-re/python-re.json'), 'utf8')) as Fixture;
@@ -164,5 +166,17 @@ describe('pyRegExp translation', () => {
 		expect(() => pyRegExp('é', { ignoreCase: true })).toThrow();
 		expect(() => pyRegExp('[a-z]', { ignoreCase: true })).toThrow();
 		expect(() => pyRegExp('\\N{DASH}')).toThrow();
+	});
+});
+
+describe("the reference's timestamp reader (fromisoformat, then strptime with Unicode \\d)", () => {
+	it(`gives what Python gave for ${FX.parseZ.length} forms and mutations`, () => {
+		const wrong: unknown[] = [];
+		for (const c of FX.parseZ) {
+			const got = pyParseZ(c.input);
+			if (JSON.stringify(got) !== JSON.stringify(c.result)) wrong.push({ input: c.input, python: c.result, js: got });
+		}
+		expect(wrong.slice(0, 8)).toEqual([]);
+		expect(FX.parseZ.filter((c) => c.result !== null).length).toBeGreaterThan(300);
 	});
 });
