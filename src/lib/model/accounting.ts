@@ -2,11 +2,11 @@
 // exactly one home. This module owns the two ends of that bookkeeping: the reader-level issues
 // counted first (each is the home of one line), and, after emission, the home of every
 // transcript line that produced no atom and no issue — offPath (replayed, absorbed duplicate,
-// rewound, cleared, sidechain) or metadata (with its skip reason and, in viewer mode, the raw
-// JSON of small or unknown records, D7).
+// rewound, cleared, sidechain, duplicate: an earlier copy of a uuid a later line redefines) or
+// metadata (with its skip reason and, in viewer mode, the raw JSON of small or unknown records, D7).
 import type { Accounting, FileRecords, MetadataLine, OffPathLine } from './types.ts';
 import { isObj } from './text.ts';
-import { PLACE_ATOM, PLACE_ISSUE, PLACE_OFF, V_CLEAR, V_REWIND, V_SIDECHAIN, VERDICT_NAME, type Ctx, type Line, type LineTable } from './build-context.ts';
+import { PLACE_ATOM, PLACE_ISSUE, PLACE_OFF, V_CLEAR, V_DUPLICATE, V_REWIND, V_SIDECHAIN, VERDICT_NAME, type Ctx, type Line, type LineTable } from './build-context.ts';
 
 /** Metadata kinds whose raw JSON is kept in viewer mode (small, useful to the chat / titles). */
 const KEEP_VALUE_KINDS = new Set(['summary', 'custom-title', 'ai-title', 'last-prompt', 'permission-mode', 'agent-name', 'mode', 'pr-link']);
@@ -42,7 +42,7 @@ export function placeRemainingLines(ctx: Ctx, table: LineTable, lineVerdict: Uin
 			continue;
 		}
 		const vd = L.uuid !== null ? lineVerdict[L.seq] : 0;
-		if (vd === V_REWIND || vd === V_CLEAR || vd === V_SIDECHAIN) {
+		if (vd === V_REWIND || vd === V_CLEAR || vd === V_SIDECHAIN || vd === V_DUPLICATE) {
 			offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: VERDICT_NAME[vd] });
 			continue;
 		}

@@ -6,13 +6,13 @@
 // not rewinds (D4, rewind-rescue.ts). Emission and accounting read the per-line verdicts
 // returned here.
 import { rescueRewoundSideBranches } from './rewind-rescue.ts';
-import { str, V_ACTIVE, V_CLEAR, V_KEPT, V_REWIND, V_SIDECHAIN, type Ctx, type Line } from './build-context.ts';
+import { str, V_ACTIVE, V_CLEAR, V_DUPLICATE, V_KEPT, V_REWIND, V_SIDECHAIN, type Ctx, type Line } from './build-context.ts';
 import { DANGLING, isSidechainLine, NO_PARENT, type Graph } from './graph.ts';
 
 /** Node verdict while its branch is being followed (never left in the result). */
 const VISITING = 9;
 
-/** True when a line is on the active path or kept as broken. */
+/** True when a line is on the active path or kept as broken (an earlier copy of a uuid never is). */
 export function isKept(lineVerdict: Uint8Array, seq: number): boolean {
 	const vd = lineVerdict[seq];
 	return vd === V_ACTIVE || vd === V_KEPT;
@@ -23,12 +23,18 @@ export function lineVerdicts(ctx: Ctx, lines: Line[], g: Graph, leaf: number): U
 	const verdict = new Uint8Array(lines.length);
 	walkActivePath(ctx, lines, g, leaf, verdict);
 	classifyOtherNodes(ctx, lines, g, verdict);
-	// Per line (duplicates share their node's verdict). Sidechain lines (viewer mode, main
-	// transcript) never sit on the main path.
+	// Per line. A uuid is one graph node (reference §2.2: a later copy replaces an earlier one),
+	// so only the line that defines the node takes its verdict; earlier copies are duplicates.
+	// Sidechain lines (viewer mode, main transcript) never sit on the main path.
 	const lineVerdict = new Uint8Array(lines.length);
 	for (const L of lines) {
 		if (L.uuid === null) continue;
-		let vd = verdict[g.nodes.get(L.uuid)!];
+		const node = g.nodes.get(L.uuid)!;
+		if (node !== L.seq) {
+			lineVerdict[L.seq] = V_DUPLICATE;
+			continue;
+		}
+		let vd = verdict[node];
 		if (isSidechainLine(ctx, L) && vd !== V_ACTIVE) vd = V_SIDECHAIN;
 		lineVerdict[L.seq] = vd;
 	}

@@ -14,8 +14,10 @@ export const LOWER_Z = 'lower-case "z" time zone';
 // Where a transcript line ended up; unplaced lines become offPath or metadata at the end.
 export const PLACE_NONE = 0, PLACE_ATOM = 1, PLACE_OFF = 2, PLACE_ISSUE = 4;
 // Graph verdict of a uuid line (active-path.ts). VERDICT_NAME doubles as the offPath reason.
-export const V_ACTIVE = 1, V_KEPT = 2, V_REWIND = 3, V_CLEAR = 4, V_SIDECHAIN = 5;
-export const VERDICT_NAME = ['', 'active', 'broken', 'rewind', 'clear', 'sidechain'];
+// V_DUPLICATE: an earlier copy of a uuid whose node a later line defines (a resumed file copies
+// the previous file's tail verbatim); the node line speaks for the uuid.
+export const V_ACTIVE = 1, V_KEPT = 2, V_REWIND = 3, V_CLEAR = 4, V_SIDECHAIN = 5, V_DUPLICATE = 6;
+export const VERDICT_NAME = ['', 'active', 'broken', 'rewind', 'clear', 'sidechain', 'duplicate'];
 
 /** One transcript line, in global read order (files in candidate order, leaf last). */
 export interface Line {

@@ -31,7 +31,8 @@
 //   atoms    = number of input LINES that produced at least one atom (a line never produces
 //              more than one; synthetic idle/orphan atoms come from state rows, which are
 //              counted under metadata, so accounting.atoms <= total atoms);
-//   offPath  = offPath.length   (rewound, cleared, sidechain, replayed, duplicate absorbed copy);
+//   offPath  = offPath.length   (rewound, cleared, sidechain, replayed, duplicate absorbed copy,
+//              duplicate: an earlier copy of a uuid whose node a later line defines);
 //   metadata = metadata.length  (non-atom records: snapshots, queue ops, skipped noise with a
 //              `reason`, compact summaries merged into their boundary, state and postal rows);
 //   issues   = number of issues with `accounted: true` (lines dropped because they are broken:

@@ -230,6 +230,40 @@ describe('D8 a null-rooted system note is metadata, not a cleared conversation',
 	});
 });
 
+describe('D9 a queued prompt keeps its blocks; one atom per uuid (viewer only)', () => {
+	const png = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+	const queued = (uuid: string, parent: string, s: number, prompt: unknown): L =>
+		({ type: 'attachment', uuid, parentUuid: parent, timestamp: ts(s), attachment: { type: 'queued_command', prompt } });
+	it('romp: one joined text block; viewer: the blocks as given', () => {
+		const lines = [
+			user('u1', null, 0, 'go', { promptSource: 'typed' }),
+			asst('a1', 'u1', 1, 'm1', [toolUse('t1')], 'tool_use'),
+			queued('q1', 'a1', 2, [text('see'), png]),
+			asst('a2', 'q1', 3, 'm2', [text('done')], 'end_turn'),
+		];
+		const { romp, viewer } = both(lines);
+		const q = (r: ParseResult) => r.session.turns.flatMap((t) => t.atoms).find((a) => a.uuid === 'q1')!;
+		expect(q(romp).message?.content).toEqual([text('see')]);
+		expect(q(viewer).message?.content).toEqual([text('see'), png]);
+		expect([q(romp).author, q(viewer).author]).toEqual(['human', 'human']);
+	});
+	it('romp: copies of one uuid at two times give two atoms; viewer: one, the other a duplicate', () => {
+		const lines = [
+			user('u1', null, 0, 'go', { promptSource: 'typed' }),
+			asst('a1', 'u1', 1, 'm1', [toolUse('t1')], 'tool_use'),
+			queued('q1', 'a1', 2, 'also this'),
+			queued('q1', 'a1', 4, 'also this'),
+			asst('a2', 'q1', 5, 'm2', [text('done')], 'end_turn'),
+		];
+		const { romp, viewer } = both(lines);
+		const count = (r: ParseResult) => r.session.turns.flatMap((t) => t.atoms).filter((a) => a.uuid === 'q1').length;
+		expect([count(romp), count(viewer)]).toEqual([2, 1]);
+		expect(viewer.offPath.map((o) => [o.uuid, o.reason])).toEqual([['q1', 'duplicate']]);
+		balanced(romp);
+		balanced(viewer);
+	});
+});
+
 describe('accounting in both modes', () => {
 	it('every line has one home: atoms, offPath, metadata or an accounted issue', () => {
 		clock = Date.UTC(2026, 0, 1);

@@ -12,8 +12,8 @@ import {
 	isObj,
 	normContent,
 	parseCommand,
+	isSkillText,
 	parseStdout,
-	SKILL_PREAMBLE,
 	startsWithWrapper,
 	type Obj,
 } from './text.ts';
@@ -40,7 +40,7 @@ export function emitUser(env: EmitEnv, L: Line): void {
 		return sink.emitLine(L, a);
 	}
 	// 2. local command stdout
-	const out = isReplay ? null : parseStdout(text);
+	const out = isReplay ? null : parseStdout(text, ctx.viewer);
 	if (out !== null) {
 		const a = baseAtom(ctx, L, 'assistant');
 		a.command = true;
@@ -52,7 +52,7 @@ export function emitUser(env: EmitEnv, L: Line): void {
 	// 4. skill instructions
 	if (text && !toolResult && !isReplay) {
 		const src = v.sourceToolUseID;
-		if (text.startsWith(SKILL_PREAMBLE) || (typeof src === 'string' && env.pre.skillIds.has(src))) {
+		if (isSkillText(text) || (typeof src === 'string' && env.pre.skillIds.has(src))) {
 			const a = baseAtom(ctx, L, 'assistant');
 			a.message = { role: 'assistant', content: [], stop_reason: null };
 			a.skillMd = cap(text, SKILL_CAP, '\n\n…(skill content truncated)');

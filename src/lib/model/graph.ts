@@ -17,6 +17,10 @@ export interface Graph {
 	stitched: Map<number, string>;
 }
 
+function sameRecord(a: Line, b: Line): boolean {
+	return a.rec.bytes === b.rec.bytes && JSON.stringify(a.v) === JSON.stringify(b.v);
+}
+
 /** The parent link of a line: parentUuid, or logicalParentUuid when that is empty. */
 export function parentUuidOf(L: Line): string | null {
 	return str(L.v.parentUuid) ?? str(L.v.logicalParentUuid);
@@ -32,7 +36,8 @@ export function buildGraph(ctx: Ctx, lines: Line[]): Graph {
 	for (const L of lines) {
 		if (L.uuid === null) continue;
 		const prev = nodes.get(L.uuid);
-		if (prev !== undefined) {
+		// A verbatim copy (a resumed file repeats the previous file's tail) is normal, not a problem.
+		if (prev !== undefined && !sameRecord(lines[prev], L)) {
 			ctx.issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'duplicate-uuid', message: `uuid ${L.uuid} also on ${ctx.files[lines[prev].fi]}:${lines[prev].rec.line}; the later line defines the graph node` });
 		}
 		nodes.set(L.uuid, L.seq);

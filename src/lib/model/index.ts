@@ -12,4 +12,4 @@ export { sha1Hex } from './sha1.ts';
 export { parseTimestamp } from './timestamp.ts';
 
 /** Bump when the model's output changes shape or meaning, so caches of parsed sessions expire. */
-export const MODEL_VERSION = 'loupe-model-1';
+export const MODEL_VERSION = 'loupe-model-2';

@@ -1,12 +1,10 @@
-// Python string semantics the reference relies on (quirk 7): str.strip()/str.split() whitespace,
-// the Unicode-aware regex classes \s and \w, and UTF-8 encoding with the "replace" error
-// handler (a lone surrogate becomes "?"). JS trim() differs: it strips U+FEFF and keeps
+// Python string semantics the reference relies on (quirk 7): str.strip()/str.split() whitespace
+// (also the body of regex \s; pyre.ts has the other classes), and UTF-8 encoding with the
+// "replace" error handler (a lone surrogate becomes "?"). JS trim() differs: it strips U+FEFF and keeps
 // \x1c-\x1f and \x85, so it must not be used where the result feeds a hash or a comparison.
 
 /** Python str.isspace() characters, as a regex character-class body. */
 export const PY_WS = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-/** Python's Unicode \w (str.isalnum() or underscore), as a regex character-class body (needs the u flag). */
-export const PY_WORD = '\\p{L}\\p{N}_';
 
 const WS_SET = new Set<number>([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680,
 	0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,

@@ -81,3 +81,39 @@ describe('commands', () => {
 		expect(parseStdout('nope')).toBeNull();
 	});
 });
+
+// The rules read through Python's `re` (pyre.ts): the cases below are where JavaScript's own
+// semantics (or the earlier hand-written shortcuts) gave a different answer than the reference.
+describe('Python regex semantics in the rules', () => {
+	it('a harness tag needs a word boundary after its name (Unicode \\b)', () => {
+		expect(deriveAuthor('<task-notification>done</task-notification>', undefined, ctx())).toBe('system');
+		expect(deriveAuthor('<task-notification-x>', undefined, ctx())).toBe('system');
+		expect(deriveAuthor('<task-notificationé>', undefined, ctx())).toBe('human');
+		expect(deriveAuthor('<system-reminder中', undefined, ctx())).toBe('human');
+		expect(deriveAuthor('<system-reminder\u0301', undefined, ctx())).toBe('system'); // a combining mark is not \w
+	});
+	it('the teammate preamble: one <\\w+> wrapper (Unicode), case folded as Python folds', () => {
+		expect(deriveAuthor('<프롬프트>Another Claude session sent a message: hi', 'sdk', ctx())).toBe('teammate');
+		expect(deriveAuthor('<_1>\u3000another claude session sent a message: hi', 'sdk', ctx())).toBe('teammate');
+		expect(deriveAuthor('ANOTHER CLAUDE SESSİON SENT A MESSAGE: hi', 'sdk', ctx())).toBe('teammate');
+		expect(deriveAuthor('Another Claude seſſıon sent a message: hi', 'sdk', ctx())).toBe('teammate');
+		expect(deriveAuthor('<prompt id="1">Another Claude session sent a message: hi', 'sdk', ctx())).toBe('sdk');
+		expect(deriveAuthor('<p-x>Another Claude session sent a message: hi', 'sdk', ctx())).toBe('sdk');
+	});
+	it('postal ids stop at Python whitespace: \\x1c and NBSP end an id, ZWSP does not', () => {
+		expect(postalPairs('<!-- romp-msg-id: a\u001cb -->')).toEqual([]);
+		expect(postalPairs('<!--\u00a0romp-msg-id:\u2003a1\u00a0-->')).toEqual([{ mid: 'a1', kind: '' }]);
+		expect(postalPairs('<!-- romp-msg-id: a\u200bb -->')).toEqual([{ mid: 'a\u200bb', kind: '' }]);
+	});
+	it('a command name cannot hold "<"; any wrapper (stdout too) may precede the tag', () => {
+		expect(parseCommand('<command-name>/a<b</command-name>')).toBeNull();
+		expect(parseCommand('<command-name>/a<b</command-name> <command-name>/c</command-name>')).toEqual({ name: '/c', display: '/c' });
+		expect(parseCommand('<local-command-stdout>x</local-command-stdout><command-name>/y</command-name>')).toEqual({ name: '/y', display: '/y' });
+	});
+	it('stdout needs its closing tag and strips only CSI codes with digits, ";" and "?" (romp); viewer is lenient (D10)', () => {
+		expect(parseStdout('<local-command-stdout>unclosed')).toBeNull();
+		expect(parseStdout('<local-command-stdout>unclosed', true)).toBe('unclosed');
+		expect(parseStdout('<local-command-stdout>\u001b[1:2mx\u001b[0m</local-command-stdout>')).toBe('\u001b[1:2mx');
+		expect(parseStdout('<local-command-stdout>\u001b[1:2mx\u001b[0m</local-command-stdout>', true)).toBe('x');
+	});
+});

@@ -1,8 +1,10 @@
 // Timestamp parsing. The reference turns an ISO-8601 timestamp into integer epoch seconds
 // (fraction truncated, quirk 6); Loupe also keeps full-precision milliseconds for the viewer.
-// Anything else (numbers, garbage, lower-case "z") is reported so the caller can record an issue.
-
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|z|[+-]\d{2}:?\d{2})?$/;
+// Claude Code's own form is read directly; any other string is read exactly as the reference
+// reads it (pytime.ts: fromisoformat, then strptime with Unicode digits). Anything else
+// (numbers, garbage) is reported so the caller can record an issue; a lower-case "z" zone, which
+// the reference cannot read, is read as UTC and flagged (D5).
+import { pyParseZ } from './pytime.ts';
 
 export interface ParsedTime {
 	/** Epoch milliseconds (sub-millisecond digits dropped). */
@@ -27,8 +29,14 @@ function fastIso(s: string): ParsedTime | null {
 	const f1 = d2(s, 20), f2 = s.charCodeAt(22) - 48;
 	if ((yh | yl | mo | da | hh | mi | se | f1) < 0 || f2 < 0 || f2 > 9) return null;
 	if (yh * 100 + yl < 100 || mo < 1 || mo > 12 || da < 1 || da > 31 || hh > 23 || mi > 59 || se > 59) return null;
+	if (da > 28 && da > daysInMonth(yh * 100 + yl, mo)) return null; // e.g. Feb 30: the reference rejects it
 	const ms = Date.UTC(yh * 100 + yl, mo - 1, da, hh, mi, se, f1 * 10 + f2);
 	return { ms, t: Math.trunc(ms / 1000) };
+}
+
+function daysInMonth(y: number, mo: number): number {
+	if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+	return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
 }
 
 /** Parse a transcript timestamp; null when it is missing or cannot be parsed at all. */
@@ -36,20 +44,8 @@ export function parseTimestamp(v: unknown): ParsedTime | null {
 	if (typeof v !== 'string') return null;
 	const fast = fastIso(v);
 	if (fast) return fast;
-	const m = ISO.exec(v);
-	if (!m) return null;
-	const frac = m[7] ? Number((m[7] + '000').slice(1, 4)) : 0;
-	let ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], frac);
-	if (+m[1] < 100) ms = NaN; // Date.UTC maps years 0-99 to 1900+; never valid here
-	const zone = m[8];
-	if (zone && zone !== 'Z' && zone !== 'z') {
-		const sign = zone[0] === '-' ? -1 : 1;
-		const hh = +zone.slice(1, 3);
-		const mm = +zone.slice(zone.length - 2);
-		ms -= sign * (hh * 60 + mm) * 60000;
-	}
-	if (!Number.isFinite(ms) || +m[2] < 1 || +m[2] > 12 || +m[3] < 1 || +m[3] > 31 || +m[4] > 23 || +m[5] > 59 || +m[6] > 59) return null;
-	const out: ParsedTime = { ms, t: Math.trunc(ms / 1000) };
-	if (zone === 'z') out.warn = 'lower-case "z" time zone';
-	return out;
+	const py = pyParseZ(v);
+	if (py) return { ms: Math.floor(py.us / 1000), t: py.t };
+	const lower = /z$/.exec(v.trimEnd()) ? pyParseZ(v.trimEnd().slice(0, -1) + 'Z') : null;
+	return lower ? { ms: Math.floor(lower.us / 1000), t: lower.t, warn: 'lower-case "z" time zone' } : null;
 }
