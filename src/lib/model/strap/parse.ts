@@ -25,7 +25,12 @@ interface Ctx {
 
 /** Does this parsed JSON look like a Strap state or event list? (Used by ingest's classifier.) */
 export function isStrapDocument(doc: unknown): boolean {
-	if (isObj(doc)) return typeof doc.version === 'string' && doc.version.startsWith('strap.');
+	if (isObj(doc)) {
+		if (typeof doc.version === 'string' && doc.version.startsWith('strap.')) return true;
+		// An export without a version: a list of events under `events` / `history`.
+		const list = Array.isArray(doc.events) ? doc.events : Array.isArray(doc.history) ? doc.history : null;
+		return !!list && list.length > 0 && list.slice(0, 5).every(isStrapEvent);
+	}
 	if (Array.isArray(doc)) return doc.length > 0 && doc.slice(0, 5).every(isStrapEvent);
 	return false;
 }
