@@ -36,9 +36,15 @@ function mutate(v: unknown, seed: number, weird: unknown, drop: boolean): unknow
 	return copy;
 }
 
-const opArb = fc.record({ at: fc.nat(), seed: fc.nat(), weird: fc.constantFrom(...WEIRD), kind: fc.constantFrom('mutate', 'drop', 'truncate', 'duplicate', 'nonObject', 'swap') });
+interface Op {
+	at: number;
+	seed: number;
+	weird: unknown;
+	kind: 'mutate' | 'drop' | 'truncate' | 'duplicate' | 'nonObject' | 'swap';
+}
+const opArb: fc.Arbitrary<Op> = fc.record({ at: fc.nat(), seed: fc.nat(), weird: fc.constantFrom(...WEIRD), kind: fc.constantFrom<Op['kind'][]>('mutate', 'drop', 'truncate', 'duplicate', 'nonObject', 'swap') });
 
-function mutateLines(text: string, ops: fc.Infer<typeof opArb>[]): string {
+function mutateLines(text: string, ops: Op[]): string {
 	const lines = text.split('\n').filter((l) => l.trim());
 	for (const op of ops) {
 		if (!lines.length) break;
