@@ -66,6 +66,8 @@ for (const v of ['v0.3', 'v0.4']) {
 		await expect(delegation.getByText(childText)).toBeVisible();
 		await expect(page.locator('[data-row-kind=compaction]').first()).toBeAttached();
 		if (v === 'v0.4') await expect(page.locator('[data-row-kind=user]').first()).toContainText('dana');
+		// No times in a Strap state: the timeline says why it is empty instead of inventing any.
+		await expect(page.locator('.timeline .empty')).toContainText('records no timestamps');
 	});
 }
 

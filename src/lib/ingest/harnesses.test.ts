@@ -96,4 +96,60 @@ describe('harness sessions at the load level', () => {
 		expect(v4.meta.startedAt).toBeNull();
 		expect(v4.meta.harnessLabel).toBe('Strap');
 	});
+
+	test('a Gemini sub-agent recording joins the call that names its agentId', async () => {
+		const L = (o: object) => JSON.stringify(o);
+		const parent = [
+			L({ sessionId: 'p1', projectHash: 'h', startTime: '2026-05-01T00:00:00.000Z' }),
+			L({ id: 'u', timestamp: '2026-05-01T00:00:01.000Z', type: 'user', content: [{ text: 'investigate' }] }),
+			L({ id: 'g', timestamp: '2026-05-01T00:00:02.000Z', type: 'gemini', content: '', toolCalls: [
+				{ id: 'c0', name: 'read_file', args: { file_path: 'a' }, status: 'success', result: [] },
+				{ id: 'c1', name: 'codebase_investigator', args: { objective: 'look' }, status: 'success', agentId: 'kid', result: [{ functionResponse: { id: 'c1', name: 'codebase_investigator', response: { output: 'found it' } } }] }
+			] })
+		].join('\n');
+		const kid = [L({ sessionId: 'kid', projectHash: 'h', startTime: '2026-05-01T00:00:02.500Z', kind: 'subagent' }), L({ id: 'k', timestamp: '2026-05-01T00:00:03.000Z', type: 'gemini', content: 'inside' })].join('\n');
+		const out = await loadSessions([
+			{ path: 'chats/session-p1.jsonl', blob: new Blob([parent]) },
+			{ path: 'chats/p1/kid.jsonl', blob: new Blob([kid]) }
+		]);
+		expect(out.sessions).toHaveLength(1);
+		expect(out.sessions[0].children.c1?.result.session.rompUuid).toBe('kid');
+		expect(out.sessions[0].unattached).toEqual([]);
+	});
+
+	test('a Codex child without spawn_call_id is tied by the parent spawn event naming its thread', async () => {
+		const L = (t: string, type: string, payload: object) => JSON.stringify({ timestamp: t, type, payload });
+		const parent = [
+			L('2026-05-01T00:00:00.000Z', 'session_meta', { id: 'P', timestamp: '2026-05-01T00:00:00.000Z', source: 'cli' }),
+			L('2026-05-01T00:00:01.000Z', 'event_msg', { type: 'user_message', message: 'two helpers' }),
+			L('2026-05-01T00:00:02.000Z', 'response_item', { type: 'function_call', name: 'spawn_agent', arguments: '{"message":"one"}', call_id: 's1' }),
+			L('2026-05-01T00:00:02.100Z', 'response_item', { type: 'function_call', name: 'spawn_agent', arguments: '{"message":"two"}', call_id: 's2' }),
+			L('2026-05-01T00:00:02.200Z', 'event_msg', { type: 'collab_agent_spawn_end', call_id: 's2', new_thread_id: 'B', new_agent_nickname: 'Bea' }),
+			L('2026-05-01T00:00:02.300Z', 'event_msg', { type: 'collab_agent_spawn_end', call_id: 's1', new_thread_id: 'A', new_agent_nickname: 'Al' })
+		].join('\n');
+		// B starts first, but the spawn events say which call started which thread.
+		const child = (id: string, t: string, text: string) =>
+			[L(t, 'session_meta', { id, timestamp: t, source: { subagent: { thread_spawn: { parent_thread_id: 'P', agent_nickname: text } } } }), L(t, 'event_msg', { type: 'agent_message', message: text })].join('\n');
+		const out = await loadSessions([
+			{ path: 'sessions/P.jsonl', blob: new Blob([parent]) },
+			{ path: 'sessions/B.jsonl', blob: new Blob([child('B', '2026-05-01T00:00:03.000Z', 'from B')]) },
+			{ path: 'sessions/A.jsonl', blob: new Blob([child('A', '2026-05-01T00:00:04.000Z', 'from A')]) }
+		]);
+		expect(out.sessions).toHaveLength(1);
+		const c = out.sessions[0].children;
+		expect(c.s1?.result.session.rompUuid).toBe('A');
+		expect(c.s2?.result.session.rompUuid).toBe('B');
+		expect(c.s2?.description).toBe('from B');
+	});
+
+	test('Strap events as JSONL and an export {events: [...]} open as Strap sessions', async () => {
+		const ev = [{ type: 'event', from: 'user', kind: 'message', text: 'hello' }, { type: 'event', from: 'model', agent: 'a', kind: 'message', text: 'hi' }];
+		const out = await loadSessions([
+			{ path: 'x/events.jsonl', blob: new Blob([ev.map((e) => JSON.stringify(e)).join('\n')]) },
+			{ path: 'x/export.json', blob: new Blob([JSON.stringify({ events: ev }, null, 2)]) }
+		]);
+		expect(out.unknown).toEqual([]);
+		expect(out.sessions.map((s) => s.meta.harness)).toEqual(['strap', 'strap']);
+		expect(out.sessions.every((s) => s.title === 'hello')).toBe(true);
+	});
 });
