@@ -152,4 +152,14 @@ describe('harness sessions at the load level', () => {
 		expect(out.sessions.map((s) => s.meta.harness)).toEqual(['strap', 'strap']);
 		expect(out.sessions.every((s) => s.title === 'hello')).toBe(true);
 	});
+
+	test('a Codex rollout whose first line is longer than the classifier head is still recognised', async () => {
+		const huge = 'x'.repeat(80 * 1024);
+		const text = [
+			JSON.stringify({ timestamp: '2026-05-01T00:00:00.000Z', type: 'session_meta', payload: { id: 'long-1', timestamp: '2026-05-01T00:00:00.000Z', base_instructions: { text: huge } } }),
+			JSON.stringify({ timestamp: '2026-05-01T00:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'hi' } })
+		].join('\n');
+		const out = await loadSessions([{ path: 'rollout.jsonl', blob: new Blob([text]) }]);
+		expect(out.sessions.map((s) => [s.meta.harness, s.result.session.rompUuid])).toEqual([['codex', 'long-1']]);
+	});
 });

@@ -125,9 +125,15 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 		const other = otherHarness([], doc);
 		return other ? unknown(p, bytes, other) : null;
 	}
+	// A first line longer than the head: a Codex envelope is recognised by how it starts.
+	const envelope = /^\{\s*"timestamp"\s*:\s*"[^"\\]*"\s*,\s*"type"\s*:\s*"(session_meta|response_item|event_msg|turn_context)"/.exec(text);
+	if (envelope) {
+		const id = envelope[1] === 'session_meta' ? (/"payload"\s*:\s*\{\s*"id"\s*:\s*"([^"\\]*)"/.exec(text)?.[1] ?? null) : null;
+		return make(p, bytes, 'codex', 'codex', id ?? stemOf(p), 'Codex CLI rollout');
+	}
 	// A document larger than the head: recognise it by its keys.
 	if (/"version"\s*:\s*"strap\./.test(text)) return make(p, bytes, 'strap', 'strap-json', stemOf(p), 'Strap state');
-	if (/"sessionId"\s*:/.test(text) && /"messages"\s*:/.test(text) && /"(projectHash|startTime)"\s*:/.test(text)) {
+	if (/"sessionId"\s*:/.test(text) && /"messages"\s*:/.test(text) && /"projectHash"\s*:/.test(text)) {
 		return make(p, bytes, 'gemini', 'gemini-json', /"sessionId"\s*:\s*"([^"\\]*)"/.exec(text)?.[1] ?? stemOf(p), 'Gemini CLI session (JSON)');
 	}
 	return null;
