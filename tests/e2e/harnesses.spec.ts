@@ -75,7 +75,9 @@ test('Gemini CLI sessions (JSONL and legacy JSON) open with their prompts, thoug
 	await openApp(page);
 	await pickFiles(page, [GEMINI]);
 	expect(await harnessOf(page)).toBe('gemini');
-	await expect(page.locator('[data-row-kind=user]').first()).toContainText('Add a guard that raises ValueError.');
+	// Compression keeps the earlier prompts above the compaction; the prompt after it follows.
+	await expect(page.locator('[data-row-kind=user]').first()).toContainText('Why does divide(1, 0) crash?');
+	await expect(page.locator('[data-row-kind=user]', { hasText: 'Add a guard that raises ValueError.' })).toBeAttached();
 	await expect(page.locator('[data-row-kind=compaction]').first()).toBeAttached();
 	await expect(page.locator('[data-row-kind=error]').first()).toBeAttached();
 	await pickFiles(page, [GEMINI_LEGACY]);

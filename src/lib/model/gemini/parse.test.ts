@@ -9,14 +9,18 @@ const AV = 'gemini/kenn-io__agentsview/internal/parser/testdata/gemini';
 const doc = (rel: string) => parseGeminiDocument(rel, JSON.parse(fixtureText(rel)));
 
 describe('Gemini CLI recordings', () => {
-	test('JSONL: $set.messages replaces the history, earlier messages are off-path, later ones stay', () => {
+	test('JSONL: $set.messages compacts: the history it drops stays before the compaction, rewound messages do not', () => {
 		const r = parseGeminiRecords(fixtureRecords(MAIN));
 		const atoms = allAtoms(r);
-		// Only the checkpoint (c-1, c-2) and what follows it survive.
-		expect(atoms.find((a) => a.subtype === 'compact_boundary')?.summary).toBe('User asked why divide(1,0) crashes; answer: no zero guard.');
-		expect(atoms.filter((a) => a.author === 'human').map((a) => (a.message?.content[0] as { text: string }).text)).toEqual(['Add a guard that raises ValueError.']);
+		const comp = atoms.findIndex((a) => a.subtype === 'compact_boundary');
+		expect(atoms[comp].summary).toBe('User asked why divide(1,0) crashes; answer: no zero guard.');
+		const prompts = atoms.filter((a) => a.author === 'human').map((a) => (a.message?.content[0] as { text: string }).text);
+		expect(prompts).toEqual(['Why does divide(1, 0) crash?', 'Skip the tests; just explain.', 'Add a guard that raises ValueError.']);
+		expect(atoms.findIndex((a) => a.author === 'human' && (a.message?.content[0] as { text: string }).text.startsWith('Skip'))).toBeLessThan(comp);
+		// g-2 (the failed pytest call) and the info after it were rewound away.
+		expect(blocks(r, 'tool_use').map((u) => u.id)).toEqual(['read_file_1775800000000_0']);
+		expect(r.offPath.filter((o) => o.reason === 'rewind').map((o) => o.line)).toEqual([7, 8]);
 		expect(atoms.some((a) => a.isApiError && /429/.test((a.message?.content[0] as { text: string }).text))).toBe(true);
-		expect(r.offPath.map((o) => o.reason)).toContain('replaced');
 		expect(r.info.title).toBe('Explained why divide() fails on zero');
 		expect(balanced(r)).toBe(true);
 	});

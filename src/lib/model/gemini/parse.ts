@@ -2,7 +2,8 @@
 // JSON ConversationRecord (≤ v0.38) and the append-only JSONL (v0.39+), where the first line is
 // the session header, a message id may be re-appended (the last copy wins, first-seen order
 // kept), `{"$set": {...}}` merges into the header (with `messages` it replaces the whole list,
-// as chat compression does) and `{"$rewindTo": id}` drops that message and all after it.
+// as chat compression does: the messages it drops stay visible before the compaction) and
+// `{"$rewindTo": id}` drops that message and all after it (off-path, like a Claude Code rewind).
 //
 // Messages: user → human prompt (synthetic user messages carrying only functionResponse parts
 // are tool results, dropped when the call already carries them; `<state_snapshot>` is a
@@ -97,6 +98,7 @@ function resolveJsonl(fr: FileRecords, d: SessionDraft): { header: Obj; msgs: Ms
 	let header: Obj = {};
 	let order: string[] = [];
 	const latest = new Map<string, Msg>();
+	const archived: Msg[] = [];
 	const dropped: { line: number; reason: string }[] = [];
 	for (const r of fr.records) {
 		const v = r.value;
@@ -117,7 +119,14 @@ function resolveJsonl(fr: FileRecords, d: SessionDraft): { header: Obj; msgs: Ms
 			const { messages, ...rest } = v.$set;
 			header = { ...header, ...rest };
 			if (Array.isArray(messages)) {
-				for (const id of order) dropped.push({ line: latest.get(id)!.line, reason: 'replaced' });
+				// History rewritten (chat compression): what the new list no longer holds stays visible
+				// before the compaction, as Claude Code and Codex keep pre-compaction history; messages
+				// it holds again are replaced by their new copies.
+				const kept = new Set(messages.filter(isObj).map((m) => m.id).filter((x): x is string => typeof x === 'string'));
+				for (const id of order) {
+					if (kept.has(id)) dropped.push({ line: latest.get(id)!.line, reason: 'replaced' });
+					else archived.push(latest.get(id)!);
+				}
 				latest.clear();
 				order = [];
 				messages.forEach((m, i) => {
@@ -134,9 +143,9 @@ function resolveJsonl(fr: FileRecords, d: SessionDraft): { header: Obj; msgs: Ms
 		} else d.meta(r.line, typeof v.type === 'string' ? v.type : '(unknown record)', msOf(v.timestamp), v);
 	}
 	// A line whose copy survives is an atom's home; only lines that lost every copy are off-path.
-	const live = new Set([...latest.values()].map((x) => x.line));
+	const live = new Set([...latest.values(), ...archived].map((x) => x.line));
 	for (const x of dropped) if (!live.has(x.line)) d.off(x.line, x.reason);
-	return { header, msgs: order.map((id) => latest.get(id)!) };
+	return { header, msgs: [...archived, ...order.map((id) => latest.get(id)!)] };
 }
 
 function emit(d: SessionDraft, msgs: Msg[]): { model: string | null; agentCalls: GeminiResult['agentCalls'] } {

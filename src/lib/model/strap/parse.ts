@@ -142,7 +142,8 @@ class Walker {
 			if (text || attachments.length) d.user([{ type: 'text', text }, ...attachments] as ContentBlock[], 'human', { ...o, ...(from !== 'user' ? { speaker: from } : {}) });
 		}
 		const blocks: ContentBlock[] = [];
-		if (role === 'agent' && text) blocks.push({ type: 'text', text });
+		// The format has no reasoning field; an event kind that says so is drawn as thinking.
+		if (role === 'agent' && text) blocks.push(kind === 'thinking' || kind === 'reasoning' ? { type: 'thinking', thinking: text } : { type: 'text', text });
 		if (role === 'agent') blocks.push(...(attachments as ContentBlock[]));
 		const results: { id: string; call: Obj; tur: Obj | undefined }[] = [];
 		calls.forEach((c, ci) => {
