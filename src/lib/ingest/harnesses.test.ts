@@ -18,7 +18,7 @@ function indexRows(): { path: string; format: string }[] {
 		.filter((r) => !/\/(LICENSE|README\.md)$/.test(r.path));
 }
 
-const OPENED = /^(codex|gemini|strap)\//;
+const OPENED = /^(codex|gemini|strap|pi)\//;
 const realShape = (r: { path: string; format: string }) => OPENED.test(r.path) && !/off-format|payload fragment/.test(r.format);
 
 describe('every corpus file of another harness', () => {
@@ -44,8 +44,7 @@ describe('every corpus file of another harness', () => {
 			expect(out.sessions).toEqual([]);
 			expect(out.unknown).toHaveLength(1);
 			const reason = out.unknown[0].reason ?? '';
-			if (row.path.startsWith('pi/')) expect(reason).toMatch(/pi coding-agent/);
-			else if (row.path.startsWith('cursor/') && !/off-format/.test(row.format)) expect(reason).toMatch(/Cursor/);
+			if (row.path.startsWith('cursor/') && !/off-format/.test(row.format)) expect(reason).toMatch(/Cursor/);
 			else expect(reason.length).toBeGreaterThan(10);
 		});
 	}

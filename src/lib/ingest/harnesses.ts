@@ -3,10 +3,12 @@
 // parent), read it (JSON lines through the streaming reader, a JSON document whole), run its
 // adapter (model/codex, model/gemini, model/strap), tie child threads to the calls that spawned
 // them, and hand back LoadedSessions shaped like Claude Code's, so the worker and every view
-// treat them the same. pi, Cursor and OpenCode files are named in their "not opened" reason.
+// treat them the same. pi sessions open too; Cursor and OpenCode files are named in their
+// "not opened" reason.
 import { parseCodex, type CodexResult } from '../model/codex/parse.ts';
 import { isGeminiDocument, parseGeminiDocument, parseGeminiRecords, type GeminiResult } from '../model/gemini/parse.ts';
 import { isStrapDocument, isStrapEvent, parseStrapDocument, parseStrapRecords } from '../model/strap/parse.ts';
+import { parsePi } from '../model/pi/parse.ts';
 import type { HarnessId, HarnessResult } from '../model/harness/kit.ts';
 import type { FileRecords, Issue } from '../model/index.ts';
 import { atomText } from '../model/index.ts';
@@ -20,9 +22,9 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How a harness file's bytes become input for its adapter. */
-export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl';
+export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi';
 
-export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI' };
+export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi' };
 
 const DOC_FORMATS = new Set<string>(['gemini-json', 'strap-json']);
 /** A JSON document is read whole; beyond this it is refused with a reason. */
@@ -69,18 +71,15 @@ function looksGeminiJsonl(values: unknown[]): boolean {
 /** Why a file of another harness Loupe does not read yet is not opened, or null. */
 function otherHarness(values: unknown[], doc: unknown): string | null {
 	const first = values[0] ?? doc;
-	if (isObj(first) && first.type === 'session' && typeof first.version === 'number' && typeof first.id === 'string') {
-		return 'a pi coding-agent session (session v3 JSONL): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI and Strap';
-	}
 	const cursor = values.filter((v) => isObj(v) && (v.role === 'user' || v.role === 'assistant') && isObj(v.message) && Array.isArray((v.message as Obj).content));
 	if (cursor.length && cursor.length * 2 >= values.length) {
-		return 'a Cursor agent transcript (role / message.content lines): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI and Strap';
+		return 'a Cursor agent transcript (role / message.content lines): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap and pi';
 	}
 	const oc =
 		isObj(first) &&
 		((typeof first.projectID === 'string' && 'directory' in first) ||
 			(typeof first.id === 'string' && (typeof first.messageID === 'string' || typeof first.sessionID === 'string' || (OPENCODE_PARTS.has(String(first.type)) && isObj(first.time)))));
-	if (oc) return 'an OpenCode storage file (session / message / part JSON): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI and Strap';
+	if (oc) return 'an OpenCode storage file (session / message / part JSON): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap and pi';
 	return null;
 }
 
@@ -100,6 +99,8 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 	const p = normPath(path);
 	const values = s.firstLineBad ? [] : s.values;
 	if (values.length) {
+		const first = values[0];
+		if (isObj(first) && first.type === 'session' && typeof first.version === 'number' && typeof first.id === 'string') return make(p, bytes, 'pi', 'pi', first.id, 'pi coding-agent session');
 		if (looksCodex(values)) return make(p, bytes, 'codex', 'codex', codexSessionId(values) ?? stemOf(p), 'Codex CLI rollout');
 		if (looksGeminiJsonl(values)) {
 			const h = values[0];
@@ -178,6 +179,7 @@ function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
 		if (f.format === 'codex' && x.records) return parseCodex(x.records);
 		if (f.format === 'gemini-jsonl' && x.records) return parseGeminiRecords(x.records);
 		if (f.format === 'strap-jsonl' && x.records) return parseStrapRecords(x.records);
+		if (f.format === 'pi' && x.records) return parsePi(x.records);
 		if (f.format === 'gemini-json') return parseGeminiDocument(f.path, x.doc);
 		if (f.format === 'strap-json') return parseStrapDocument(f.path, x.doc);
 		failures.push({ file: f.path, line: null, kind: 'parse-failed', message: 'the file could not be read' });

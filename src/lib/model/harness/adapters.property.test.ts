@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { parseCodex } from '../codex/parse.ts';
 import { parseGeminiDocument, parseGeminiRecords } from '../gemini/parse.ts';
 import { parseStrapDocument } from '../strap/parse.ts';
+import { parsePi } from '../pi/parse.ts';
 import { readRecords } from '../reader.ts';
 import type { ParseResult } from '../types.ts';
 import { balanced, fixtureText } from './test-helpers.ts';
@@ -84,6 +85,15 @@ describe('adapters never throw on mutated input', () => {
 		fc.assert(
 			fc.property(fc.constantFrom(...CODEX), fc.array(opArb, { minLength: 1, maxLength: 8 }), (file, ops) => {
 				wellFormed(parseCodex(readRecords('m.jsonl', [mutateLines(fixtureText(file), ops)])));
+			}),
+			runs
+		);
+	});
+
+	test('pi sessions', () => {
+		fc.assert(
+			fc.property(fc.constantFrom('pi/kenn-io__agentsview/internal/parser/testdata/pi/session.jsonl', 'pi/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/pi/small.jsonl'), fc.array(opArb, { minLength: 1, maxLength: 8 }), (file, ops) => {
+				wellFormed(parsePi(readRecords('m.jsonl', [mutateLines(fixtureText(file), ops)])));
 			}),
 			runs
 		);
