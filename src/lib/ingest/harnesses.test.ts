@@ -18,7 +18,7 @@ function indexRows(): { path: string; format: string }[] {
 		.filter((r) => !/\/(LICENSE|README\.md)$/.test(r.path));
 }
 
-const OPENED = /^(codex|gemini|strap|pi)\//;
+const OPENED = /^(codex|gemini|strap|pi|cursor)\//;
 const realShape = (r: { path: string; format: string }) => OPENED.test(r.path) && !/off-format|payload fragment/.test(r.format);
 
 describe('every corpus file of another harness', () => {
@@ -44,7 +44,7 @@ describe('every corpus file of another harness', () => {
 			expect(out.sessions).toEqual([]);
 			expect(out.unknown).toHaveLength(1);
 			const reason = out.unknown[0].reason ?? '';
-			if (row.path.startsWith('cursor/') && !/off-format/.test(row.format)) expect(reason).toMatch(/Cursor/);
+			if (row.path.startsWith('cursor/')) expect(reason).toMatch(/Cursor-like transcript with block types Loupe does not know \(.*tool_call/);
 			else expect(reason.length).toBeGreaterThan(10);
 		});
 	}
@@ -160,5 +160,14 @@ describe('harness sessions at the load level', () => {
 		].join('\n');
 		const out = await loadSessions([{ path: 'rollout.jsonl', blob: new Blob([text]) }]);
 		expect(out.sessions.map((s) => [s.meta.harness, s.result.session.rompUuid])).toEqual([['codex', 'long-1']]);
+	});
+
+	test('a Cursor subagents/ folder attaches to the Agent call of the parent transcript', async () => {
+		const out = await loadSessions(dropFolder(join(H, 'cursor/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cursor/subagent')));
+		expect(out.sessions).toHaveLength(1);
+		const s = out.sessions[0];
+		expect(s.meta.harness).toBe('cursor');
+		const [call] = Object.keys(s.children);
+		expect(s.children[call].result.session.turns.length).toBeGreaterThan(0);
 	});
 });

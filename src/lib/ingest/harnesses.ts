@@ -3,12 +3,13 @@
 // parent), read it (JSON lines through the streaming reader, a JSON document whole), run its
 // adapter (model/codex, model/gemini, model/strap), tie child threads to the calls that spawned
 // them, and hand back LoadedSessions shaped like Claude Code's, so the worker and every view
-// treat them the same. pi sessions open too; Cursor and OpenCode files are named in their
-// "not opened" reason.
+// treat them the same. pi sessions and Cursor transcripts open too; OpenCode files are named in
+// their "not opened" reason.
 import { parseCodex, type CodexResult } from '../model/codex/parse.ts';
 import { isGeminiDocument, parseGeminiDocument, parseGeminiRecords, type GeminiResult } from '../model/gemini/parse.ts';
 import { isStrapDocument, isStrapEvent, parseStrapDocument, parseStrapRecords } from '../model/strap/parse.ts';
 import { parsePi } from '../model/pi/parse.ts';
+import { CURSOR_BLOCKS, parseCursor, type CursorResult } from '../model/cursor/parse.ts';
 import type { HarnessId, HarnessResult } from '../model/harness/kit.ts';
 import type { FileRecords, Issue } from '../model/index.ts';
 import { atomText } from '../model/index.ts';
@@ -22,9 +23,9 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How a harness file's bytes become input for its adapter. */
-export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi';
+export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor';
 
-export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi' };
+export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi', cursor: 'Cursor' };
 
 const DOC_FORMATS = new Set<string>(['gemini-json', 'strap-json']);
 /** A JSON document is read whole; beyond this it is refused with a reason. */
@@ -71,16 +72,32 @@ function looksGeminiJsonl(values: unknown[]): boolean {
 /** Why a file of another harness Loupe does not read yet is not opened, or null. */
 function otherHarness(values: unknown[], doc: unknown): string | null {
 	const first = values[0] ?? doc;
-	const cursor = values.filter((v) => isObj(v) && (v.role === 'user' || v.role === 'assistant') && isObj(v.message) && Array.isArray((v.message as Obj).content));
-	if (cursor.length && cursor.length * 2 >= values.length) {
-		return 'a Cursor agent transcript (role / message.content lines): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap and pi';
-	}
+	const odd = cursorOddBlocks(values);
+	if (odd) return `a Cursor-like transcript with block types Loupe does not know (${odd}): not opened`;
 	const oc =
 		isObj(first) &&
 		((typeof first.projectID === 'string' && 'directory' in first) ||
 			(typeof first.id === 'string' && (typeof first.messageID === 'string' || typeof first.sessionID === 'string' || (OPENCODE_PARTS.has(String(first.type)) && isObj(first.time)))));
-	if (oc) return 'an OpenCode storage file (session / message / part JSON): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap and pi';
+	if (oc) return 'an OpenCode storage file (session / message / part JSON): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap, pi and Cursor';
 	return null;
+}
+
+function cursorLines(values: unknown[]): Obj[] {
+	return values.filter((v): v is Obj => isObj(v) && (v.role === 'user' || v.role === 'assistant') && isObj(v.message) && Array.isArray((v.message as Obj).content));
+}
+
+/** Block types of Cursor-shaped lines that are not Claude-style blocks, or null. */
+function cursorOddBlocks(values: unknown[]): string | null {
+	const lines = cursorLines(values);
+	if (!lines.length || lines.length * 2 < values.length) return null;
+	const odd = new Set<string>();
+	for (const l of lines) for (const b of (l.message as Obj).content as unknown[]) if (isObj(b) && !CURSOR_BLOCKS.has(String(b.type))) odd.add(String(b.type));
+	return odd.size ? [...odd].join(', ') : null;
+}
+
+function looksCursor(values: unknown[]): boolean {
+	const lines = cursorLines(values);
+	return lines.length > 0 && lines.length * 2 >= values.length && cursorOddBlocks(values) === null;
 }
 
 function make(p: string, bytes: number, harness: HarnessId, format: HarnessFormat, sessionId: string | null, reason: string): ClassifiedFile {
@@ -101,6 +118,7 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 	if (values.length) {
 		const first = values[0];
 		if (isObj(first) && first.type === 'session' && typeof first.version === 'number' && typeof first.id === 'string') return make(p, bytes, 'pi', 'pi', first.id, 'pi coding-agent session');
+		if (looksCursor(values)) return make(p, bytes, 'cursor', 'cursor', stemOf(p), 'Cursor agent transcript');
 		if (looksCodex(values)) return make(p, bytes, 'codex', 'codex', codexSessionId(values) ?? stemOf(p), 'Codex CLI rollout');
 		if (looksGeminiJsonl(values)) {
 			const h = values[0];
@@ -180,6 +198,7 @@ function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
 		if (f.format === 'gemini-jsonl' && x.records) return parseGeminiRecords(x.records);
 		if (f.format === 'strap-jsonl' && x.records) return parseStrapRecords(x.records);
 		if (f.format === 'pi' && x.records) return parsePi(x.records);
+		if (f.format === 'cursor' && x.records) return parseCursor(x.records);
 		if (f.format === 'gemini-json') return parseGeminiDocument(f.path, x.doc);
 		if (f.format === 'strap-json') return parseStrapDocument(f.path, x.doc);
 		failures.push({ file: f.path, line: null, kind: 'parse-failed', message: 'the file could not be read' });
@@ -243,6 +262,12 @@ function linkChildren(parsed: Parsed[]): { roots: Parsed[]; kids: Map<Parsed, { 
 				const calls = (parent.result as GeminiResult).agentCalls;
 				call = claim(parent, calls.map((c) => c.callId), calls.find((c) => c.agentId === p.result.info.id)?.callId ?? null);
 			}
+		} else if (p.result.harness === 'cursor') {
+			// <dir>/subagents/<child>.jsonl belongs to the one Cursor transcript in <dir>.
+			const m = /^(.*)\/subagents\/[^/]+$/.exec(p.input.file.path);
+			const parents = m ? parsed.filter((x) => x.result.harness === 'cursor' && x.input.file.path.replace(/\/[^/]+$/, '') === m[1]) : [];
+			parent = parents.length === 1 ? parents[0] : undefined;
+			if (parent) call = claim(parent, (parent.result as CursorResult).agentCalls, null);
 		}
 		if (parent && parent !== p) {
 			const list = kids.get(parent) ?? [];

@@ -7,6 +7,7 @@ import { parseCodex } from '../codex/parse.ts';
 import { parseGeminiDocument, parseGeminiRecords } from '../gemini/parse.ts';
 import { parseStrapDocument } from '../strap/parse.ts';
 import { parsePi } from '../pi/parse.ts';
+import { parseCursor } from '../cursor/parse.ts';
 import { readRecords } from '../reader.ts';
 import type { ParseResult } from '../types.ts';
 import { balanced, fixtureText } from './test-helpers.ts';
@@ -94,6 +95,15 @@ describe('adapters never throw on mutated input', () => {
 		fc.assert(
 			fc.property(fc.constantFrom('pi/kenn-io__agentsview/internal/parser/testdata/pi/session.jsonl', 'pi/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/pi/small.jsonl'), fc.array(opArb, { minLength: 1, maxLength: 8 }), (file, ops) => {
 				wellFormed(parsePi(readRecords('m.jsonl', [mutateLines(fixtureText(file), ops)])));
+			}),
+			runs
+		);
+	});
+
+	test('Cursor transcripts', () => {
+		fc.assert(
+			fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
+				wellFormed(parseCursor(readRecords('m.jsonl', [mutateLines(fixtureText('cursor/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cursor/large.jsonl'), ops)])));
 			}),
 			runs
 		);

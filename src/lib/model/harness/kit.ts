@@ -1,4 +1,5 @@
-// The shared core every non-Claude-Code adapter (model/codex, model/strap, model/gemini, model/pi) builds
+// The shared core every non-Claude-Code adapter (model/codex, model/strap, model/gemini, model/pi,
+// model/cursor) builds
 // on: a SessionDraft collects atoms in the exact shapes the Claude Code parser emits (assistant
 // messages with text / thinking / tool_use blocks, user atoms carrying tool_result blocks paired
 // by id, system compact_boundary atoms), places every input record exactly once (atom, metadata,
@@ -15,7 +16,7 @@ import { groupTurns } from '../turns.ts';
 import { parseTimestamp } from '../timestamp.ts';
 import type { Atom, Author, ContentBlock, Issue, MetadataLine, OffPathLine, ParseResult, Usage } from '../types.ts';
 
-export type HarnessId = 'claude-code' | 'codex' | 'strap' | 'gemini' | 'pi';
+export type HarnessId = 'claude-code' | 'codex' | 'strap' | 'gemini' | 'pi' | 'cursor';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

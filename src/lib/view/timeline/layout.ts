@@ -424,7 +424,7 @@ function layoutSegment(
 	}
 }
 
-/** Some formats record no times (a Strap state): their segments are counted, not drawn. */
+/** Some formats record no times at all: their segments are counted, not drawn. */
 function dropUntimed(built: LaneBuild, layout: TimelineLayout): LaneBuild {
 	const finite = (...xs: number[]) => xs.every(Number.isFinite);
 	if (built.bars.every((b) => finite(b.t0, b.t1))) return built;
