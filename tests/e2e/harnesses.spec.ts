@@ -13,6 +13,8 @@ const CODEX_CHILD = join(SPAWN, 'rollout-2026-01-03T04-05-10-33333333-3333-4333-
 const STRAP = (v: string) => join(H, `strap/_authored__harness-corpus/state-${v}.json`);
 const GEMINI = join(H, 'gemini/_authored__harness-corpus/tmp/calc-project/chats/session-2026-04-20T09-00-d4c1f0aa.jsonl');
 const GEMINI_LEGACY = join(H, 'gemini/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/gemini/large.json');
+const PI = join(H, 'pi/kenn-io__agentsview/internal/parser/testdata/pi/session.jsonl');
+const CURSOR = join(H, 'cursor/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cursor/large.jsonl');
 const CLAUDE = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
 
 async function harnessOf(page: Page): Promise<string | null> {
@@ -93,4 +95,16 @@ test('a mixed drop lists Claude Code and Codex sessions, each entry carrying its
 	await expect(page.locator('nav.sessions [data-harness=codex]')).toHaveCount(1);
 	await page.locator('nav.sessions [data-harness=codex]').click();
 	await expect.poll(() => harnessOf(page)).toBe('codex');
+});
+
+test('pi and Cursor sessions open with their own harness named', async ({ page }) => {
+	await openApp(page);
+	await pickFiles(page, [PI]);
+	expect(await harnessOf(page)).toBe('pi');
+	await expect(page.locator('[data-row-kind=user]').first()).toContainText('Fix the login bug');
+	await expect(page.locator('[data-row-kind=compaction]').first()).toBeAttached();
+	await pickFiles(page, [CURSOR]);
+	expect(await harnessOf(page)).toBe('cursor');
+	await expect(page.locator('[data-row-kind=user]').first()).toContainText('What files are here?');
+	await expect(page.locator('header [data-harness=cursor]')).toHaveText('Cursor');
 });
