@@ -86,4 +86,15 @@ describe('Strap state documents', () => {
 		expect(r.issues.some((i) => i.accounted && i.line === 3)).toBe(true);
 		expect(balanced(r)).toBe(true);
 	});
+
+	test('a time an exporter added is read; without one nothing is made up', () => {
+		const r = parseStrapDocument('e.json', [
+			{ type: 'event', from: 'user', kind: 'message', text: 'a', timestamp: '2026-02-01T10:00:00.000Z' },
+			{ type: 'event', from: 'model', kind: 'message', text: 'b' }
+		]);
+		const atoms = allAtoms(r);
+		expect(atoms[0].ms).toBe(Date.UTC(2026, 1, 1, 10));
+		expect(atoms[1].ms).toBeUndefined();
+		expect(r.info.startedAt).toBe(Date.UTC(2026, 1, 1, 10));
+	});
 });

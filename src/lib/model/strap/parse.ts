@@ -12,7 +12,7 @@
 // times and no ids: atoms have no time (t is NaN, never invented) and uuids come from the item's
 // path in the document.
 import type { ContentBlock, FileRecords } from '../types.ts';
-import { isObj, SessionDraft, str, type HarnessChild, type HarnessResult, type Obj } from '../harness/kit.ts';
+import { isObj, msOf, SessionDraft, str, type HarnessChild, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
 
 type Role = 'human' | 'agent' | 'runtime';
 
@@ -129,7 +129,9 @@ class Walker {
 		const kind = str(it.kind);
 		const text = str(it.text) ?? '';
 		const prov = isObj(it.provider) ? it.provider : {};
-		const o = { when: null, line: ln, uuid: path, model: str(prov.model), usage: isObj(prov.usage) ? prov.usage : null };
+		// Strap writes no times; a time an exporter chose to add is read, never made up.
+		const when: When = msOf(it.timestamp ?? it.time);
+		const o = { when, line: ln, uuid: path, model: str(prov.model), usage: isObj(prov.usage) ? prov.usage : null };
 		if (kind === 'summary') {
 			d.compaction(text || null, { ...o, trigger: 'manual' });
 			return;
@@ -177,19 +179,19 @@ class Walker {
 			}
 		});
 		this.flush(blocks, o, role, from);
-		results.forEach((r, i) => d.result(r.id, [{ type: 'text', text: callText(r.call) }], r.call.ok === false || (r.call.error !== undefined && r.call.ok !== true), { when: null, line: ln, uuid: `${path}.calls:result${i}`, toolUseResult: r.tur }));
+		results.forEach((r, i) => d.result(r.id, [{ type: 'text', text: callText(r.call) }], r.call.ok === false || (r.call.error !== undefined && r.call.ok !== true), { when, line: ln, uuid: `${path}.calls:result${i}`, toolUseResult: r.tur }));
 		if (!text && !calls.length && !attachments.length && role !== 'runtime') d.meta(ln, `strap:empty:${kind ?? 'item'}`, null, undefined, 'empty item');
 	}
 
 	/** Blocks gathered so far become one atom (an agent's reply, or a human's own tool calls). */
-	flush(blocks: ContentBlock[], o: { when: null; line: number; uuid: string; model?: string | null; usage?: Obj | null }, role: Role, from: string): void {
+	flush(blocks: ContentBlock[], o: { when: When; line: number; uuid: string; model?: string | null; usage?: Obj | null }, role: Role, from: string): void {
 		if (!blocks.length) return;
 		const a = this.d.assistant(blocks.splice(0), { ...o, uuid: `${o.uuid}#${this.line}:${this.d.atoms.length}` });
 		o.usage = null; // a provider's usage belongs to the item's first model atom only
 		if (role !== 'agent') a.speaker = from;
 	}
 
-	compaction(summary: string | null, hidden: unknown[], o: { when: null; line: number; uuid: string }): void {
+	compaction(summary: string | null, hidden: unknown[], o: { when: When; line: number; uuid: string }): void {
 		const behind = hidden.length ? `\n\n---\nHidden messages (${hidden.length}):\n\n${hiddenTranscript(hidden, this.ctx)}` : '';
 		this.d.compaction(`${summary ?? ''}${behind}`.trim() || null, { ...o, trigger: 'manual' });
 	}
@@ -221,7 +223,9 @@ function buildDraft(items: unknown[], ctx: Ctx, sessionId: string): HarnessResul
 
 function wrap(d: SessionDraft, ctx: Ctx, id: string, title: string | null): HarnessResult {
 	const base = d.finish({ endedAtEof: true });
-	return { ...base, harness: 'strap', children: ctx.children, info: { id, cwd: null, model: null, startedAt: null, endedAt: null, title, parentId: null } };
+	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
+	const [startedAt, endedAt] = times.length ? [Math.min(...times), Math.max(...times)] : [null, null];
+	return { ...base, harness: 'strap', children: ctx.children, info: { id, cwd: null, model: null, startedAt, endedAt, title, parentId: null } };
 }
 
 function firstHumanText(items: unknown[], actors: Map<string, Role>): string | null {
