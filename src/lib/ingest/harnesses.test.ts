@@ -45,6 +45,7 @@ describe('every corpus file of another harness', () => {
 			expect(out.unknown).toHaveLength(1);
 			const reason = out.unknown[0].reason ?? '';
 			if (row.path.startsWith('cursor/')) expect(reason).toMatch(/Cursor-like transcript with block types Loupe does not know \(.*tool_call/);
+			else if (row.path.endsWith('gemini/schema_drift.json')) expect(reason).toMatch(/Gemini API history/);
 			else expect(reason.length).toBeGreaterThan(10);
 		});
 	}
@@ -169,5 +170,13 @@ describe('harness sessions at the load level', () => {
 		expect(s.meta.harness).toBe('cursor');
 		const [call] = Object.keys(s.children);
 		expect(s.children[call].result.session.turns.length).toBeGreaterThan(0);
+	});
+
+	test('other files of a dropped ~/.codex or ~/.gemini folder are named in their reason', async () => {
+		const out = await loadSessions([
+			{ path: '.codex/history.jsonl', blob: new Blob(['{"session_id":"s","ts":1,"text":"hi"}\n']) },
+			{ path: '.gemini/tmp/p/logs.json', blob: new Blob([JSON.stringify([{ sessionId: 's', messageId: 0, timestamp: 't', type: 'user', message: 'hi' }])]) }
+		]);
+		expect(out.unknown.map((u) => u.reason)).toEqual([expect.stringMatching(/Codex CLI prompt history/), expect.stringMatching(/Gemini CLI prompt log/)]);
 	});
 });

@@ -72,6 +72,19 @@ function looksGeminiJsonl(values: unknown[]): boolean {
 /** Why a file of another harness Loupe does not read yet is not opened, or null. */
 function otherHarness(values: unknown[], doc: unknown): string | null {
 	const first = values[0] ?? doc;
+	if (isObj(first) && typeof first.session_id === 'string' && 'ts' in first && typeof first.text === 'string' && !('type' in first)) {
+		return 'Codex CLI prompt history (history.jsonl: what was typed, no replies): not a transcript';
+	}
+	// A small JSON document may arrive as the head's only parsed line.
+	const whole = doc ?? (values.length === 1 ? values[0] : null);
+	const log = Array.isArray(whole) ? whole[0] : null;
+	if (isObj(log) && typeof log.sessionId === 'string' && typeof log.messageId !== 'undefined' && 'message' in log) {
+		return 'Gemini CLI prompt log (logs.json: prompts only, no model output): not a transcript';
+	}
+	const history = isObj(whole) && Array.isArray(whole.history) ? whole.history : Array.isArray(whole) ? whole : null;
+	if (history && history.length && history.every((h) => isObj(h) && typeof h.role === 'string' && Array.isArray(h.parts))) {
+		return 'a Gemini API history (a /chat save checkpoint: role / parts, no times, ids or tool status): not opened';
+	}
 	const odd = cursorOddBlocks(values);
 	if (odd) return `a Cursor-like transcript with block types Loupe does not know (${odd}): not opened`;
 	const oc =
