@@ -126,3 +126,20 @@ describe('Codex rollouts', () => {
 		expect((allAtoms(r).find((a) => a.toolUseResult && (a.message?.content[0] as { tool_use_id: string }).tool_use_id === 'a')?.toolUseResult as { stdout: string }).stdout).toBe('x\n');
 	});
 });
+
+describe('Codex patch_apply_end', () => {
+	test('the applied unified diff gives the patch file its real hunks', () => {
+		const line = (o: object) => JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', ...o });
+		const patch = '*** Begin Patch\n*** Update File: src/a.py\n@@\n-x = 1\n+x = 2\n*** End Patch';
+		const text = [
+			line({ type: 'session_meta', payload: { id: 's2', timestamp: '2026-01-01T00:00:00.000Z' } }),
+			line({ type: 'event_msg', payload: { type: 'user_message', message: 'edit' } }),
+			line({ type: 'response_item', payload: { type: 'custom_tool_call', name: 'apply_patch', input: patch, call_id: 'p' } }),
+			line({ type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'p', success: true, changes: { '/repo/src/a.py': { type: 'update', unified_diff: '@@ -40,1 +40,1 @@\n-x = 1\n+x = 2\n' } } } }),
+			line({ type: 'response_item', payload: { type: 'custom_tool_call_output', call_id: 'p', output: 'Success.' } })
+		].join('\n');
+		const r = parseCodex(readRecords('s2.jsonl', [text]));
+		const tur = allAtoms(r).find((a) => a.toolUseResult)?.toolUseResult as { files: { structuredPatch: { oldStart: number; lines: string[] }[] }[] };
+		expect(tur.files[0].structuredPatch).toEqual([{ oldStart: 40, oldLines: 1, newStart: 40, newLines: 1, lines: ['-x = 1', '+x = 2'] }]);
+	});
+});

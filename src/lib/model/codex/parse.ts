@@ -13,7 +13,7 @@
 // request it closes; `compacted` becomes a compaction; a child thread's replayed parent prefix
 // (lines older than its session_meta) is off-path. Unknown record types become raw cards.
 import type { FileRecords } from '../types.ts';
-import { imageBlock, isObj, msOf, num, SessionDraft, str, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
+import { imageBlock, isObj, msOf, num, SessionDraft, str, unifiedHunks, type HarnessResult, type Obj, type PatchFile, type When } from '../harness/kit.ts';
 import { canonicalCall, parseArgs, readOutput, shellBody, type CanonicalCall } from './tools.ts';
 
 /** The spawn links of a thread: how ingest ties child rollouts to their spawning calls. */
@@ -119,6 +119,16 @@ function usageOf(info: unknown): Obj | null {
 	};
 }
 
+/** patch_apply_end recorded the applied unified diff per path: give each patch file its real hunks. */
+function withAppliedDiffs(files: PatchFile[], changes: Obj): PatchFile[] {
+	return files.map((f) => {
+		const key = Object.keys(changes).find((k) => k === f.filePath || k.endsWith(`/${f.filePath}`));
+		const ch = key ? changes[key] : null;
+		const hunks = isObj(ch) && typeof ch.unified_diff === 'string' ? unifiedHunks(ch.unified_diff) : null;
+		return hunks ? { ...f, structuredPatch: hunks } : f;
+	});
+}
+
 export function parseCodex(fr: FileRecords): CodexResult {
 	const { recs, header } = normalize(fr);
 	const metaRec = recs.find((r) => r.kind === 'session_meta');
@@ -184,6 +194,7 @@ export function parseCodex(fr: FileRecords): CodexResult {
 			if (end && typeof end.stderr === 'string' && end.stderr) tur.stderr = end.stderr;
 		}
 		if (exitCode !== null) tur.exitCode = exitCode;
+		if (end && isObj(end.changes) && Array.isArray(tur.files)) tur.files = withAppliedDiffs(tur.files as PatchFile[], end.changes);
 		const content: unknown[] = [{ type: 'text', text: read.text }];
 		for (const u of read.images) {
 			const img = imageBlock(u);

@@ -289,6 +289,8 @@ export interface PatchFile {
 	movePath?: string;
 	/** Each hunk as the text it replaces and the text it becomes (no line numbers are recorded). */
 	edits: { old_string: string; new_string: string }[];
+	/** Real hunks with line numbers, when the harness also recorded the applied diff. */
+	structuredPatch?: ReturnType<typeof unifiedHunks>;
 }
 
 /**
@@ -340,6 +342,20 @@ export function parseApplyPatch(text: string): PatchFile[] {
 	}
 	flush();
 	return files;
+}
+
+/** Hunks of a unified diff (`@@ -a,b +c,d @@` headers) in the structuredPatch shape, or null. */
+export function unifiedHunks(diff: string): { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }[] | null {
+	const hunks: { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] }[] = [];
+	let cur: (typeof hunks)[number] | null = null;
+	for (const line of diff.split('\n')) {
+		const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+		if (h) {
+			cur = { oldStart: Number(h[1]), oldLines: Number(h[2] ?? 1), newStart: Number(h[3]), newLines: Number(h[4] ?? 1), lines: [] };
+			hunks.push(cur);
+		} else if (cur && /^[ +\-\\]/.test(line) && !/^(\+\+\+|---) /.test(line)) cur.lines.push(line);
+	}
+	return hunks.length ? hunks : null;
 }
 
 /** The canonical call + result shape of a patch (Edit for one updated file, Write for one new file). */

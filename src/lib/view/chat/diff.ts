@@ -137,8 +137,8 @@ export function diffsForCall(name: string, input: unknown, result: unknown): Fil
 
 /**
  * A recorded multi-file patch (`toolUseResult.files`: {filePath, type, edits[{old_string,
- * new_string}]}, the canonical shape adapters give a patch tool): one diff per file, with
- * snippet-relative line numbers since a patch records no positions.
+ * new_string}], structuredPatch?}, the canonical shape adapters give a patch tool): one diff per
+ * file, with real line numbers when the applied diff was recorded, else snippet-relative ones.
  */
 function patchFiles(files: unknown): FileDiff[] | null {
 	if (!Array.isArray(files) || !files.length) return null;
@@ -147,9 +147,10 @@ function patchFiles(files: unknown): FileDiff[] | null {
 		if (!isRecord(f)) continue;
 		const path = str(f.filePath) ?? '(unknown file)';
 		const edits = Array.isArray(f.edits) ? f.edits.filter(isRecord) : [];
-		const hunks = edits.flatMap((e) => computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? ''));
+		const recorded = hunksFromPatch(f.structuredPatch);
+		const hunks = recorded ?? edits.flatMap((e) => computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? ''));
 		const mode = f.type === 'create' ? 'create' : 'edit';
-		out.push(fileDiff(str(f.movePath) ? `${path} \u2192 ${str(f.movePath)}` : path, hunks, mode !== 'create', mode));
+		out.push(fileDiff(str(f.movePath) ? `${path} \u2192 ${str(f.movePath)}` : path, hunks, !recorded && mode !== 'create', mode));
 	}
 	return out.length ? out : null;
 }
