@@ -130,7 +130,7 @@ function withAppliedDiffs(files: PatchFile[], changes: Obj): PatchFile[] {
 }
 
 export function parseCodex(fr: FileRecords): CodexResult {
-	const { recs, header } = normalize(fr);
+	const { recs } = normalize(fr);
 	const metaRec = recs.find((r) => r.kind === 'session_meta');
 	const meta = metaRec?.p ?? {};
 	const id = str(meta.id) ?? str(meta.session_id) ?? fr.file.replace(/^.*\//, '').replace(/\.jsonl?$/, '');
@@ -237,7 +237,7 @@ export function parseCodex(fr: FileRecords): CodexResult {
 				continue;
 			default:
 				if (QUIET_TYPES.has(r.kind)) d.meta(r.line, r.kind, r.when);
-				else d.meta(r.line, r.kind === 'unknown' ? '(record without type)' : r.kind, r.when, header && r.kind === 'unknown' ? p : { type: r.kind, payload: p });
+				else d.meta(r.line, r.kind === 'unknown' ? '(record without type)' : r.kind, r.when, r.kind === 'unknown' ? p : { type: r.kind, payload: p });
 		}
 	}
 
