@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadSessions } from './load-files.ts';
+import { loadSessions, loadText } from './load-files.ts';
 import { dropFolder, WORKTREES, filesUnder } from './test-helpers.ts';
 import type { InputFile } from './types.ts';
 
@@ -178,5 +178,11 @@ describe('harness sessions at the load level', () => {
 			{ path: '.gemini/tmp/p/logs.json', blob: new Blob([JSON.stringify([{ sessionId: 's', messageId: 0, timestamp: 't', type: 'user', message: 'hi' }])]) }
 		]);
 		expect(out.unknown.map((u) => u.reason)).toEqual([expect.stringMatching(/Codex CLI prompt history/), expect.stringMatching(/Gemini CLI prompt log/)]);
+	});
+
+	test('a pasted Strap state (pretty-printed JSON) opens like a dropped file', async () => {
+		const out = await loadText('pasted', readFileSync(join(H, 'strap/_authored__harness-corpus/state-v0.3.json'), 'utf8'));
+		expect(out.sessions.map((s) => s.meta.harness)).toEqual(['strap']);
+		expect(Object.keys(out.sessions[0].children)).toEqual(['fork_01']);
 	});
 });

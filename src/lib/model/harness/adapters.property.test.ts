@@ -71,6 +71,8 @@ function mutateLines(text: string, ops: Op[]): string {
 
 function wellFormed(r: ParseResult): void {
 	expect(balanced(r)).toBe(true);
+	// Every record found its own home; the draft's fallback for unplaced lines never fires.
+	expect(r.metadata.filter((m) => m.type === 'unplaced')).toEqual([]);
 	for (const t of r.session.turns) {
 		for (const a of t.atoms) {
 			expect(typeof a.uuid).toBe('string');

@@ -105,8 +105,10 @@ export function parsePi(fr: FileRecords): HarnessResult {
 			d.meta(r.line, type, when);
 		} else d.meta(r.line, type || '(entry without type)', when, v);
 	}
-	const headerLine = fr.records.find((r) => r.value.type === 'session');
-	if (headerLine) d.meta(headerLine.line, 'session', msOf(header.timestamp));
+	// The header, and any repeated header line (a concatenated or resumed file), are bookkeeping.
+	fr.records.forEach((r, i) => {
+		if (r.value.type === 'session') d.meta(r.line, i === 0 ? 'session' : 'session:repeated', msOf(r.value.timestamp));
+	});
 	const base = d.finish({ endedAtEof: true });
 	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
 	return {
