@@ -97,4 +97,21 @@ describe('Strap state documents', () => {
 		expect(atoms[1].ms).toBeUndefined();
 		expect(r.info.startedAt).toBe(Date.UTC(2026, 1, 1, 10));
 	});
+
+	test('v0.2 agent_fold carries the child state: a delegation with that state as its child', () => {
+		const child = { version: 'strap.state.v0.2', actors: { helper: { kind: 'agent' } }, root: { type: 'scope', status: 'open', children: [{ type: 'event', from: 'helper', kind: 'message', text: 'child work' }] } };
+		const doc = {
+			version: 'strap.state.v0.2',
+			actors: { user: { kind: 'human' }, assistant: { kind: 'agent' } },
+			root: { type: 'scope', status: 'open', children: [
+				{ type: 'event', from: 'user', kind: 'message', text: 'go' },
+				{ type: 'event', from: 'assistant', agent: 'helper', kind: 'agent_fold', text: 'Helper found it.', hidden: { child_state: child } }
+			] }
+		};
+		const r = parseStrapDocument('s.json', doc);
+		const [id] = Object.keys(r.children);
+		expect(blocks(r, 'tool_use')).toEqual([expect.objectContaining({ id, name: 'Task', harnessTool: 'agent_fold' })]);
+		expect(blocks(r.children[id].result, 'text').map((b) => b.text)).toEqual(['child work']);
+		expect(balanced(r)).toBe(true);
+	});
 });

@@ -136,6 +136,16 @@ class Walker {
 			d.compaction(text || null, { ...o, trigger: 'manual' });
 			return;
 		}
+		if (kind === 'agent_fold' && isObj(it.hidden) && it.hidden.child_state !== undefined) {
+			// v0.2 folds carried the child's whole state: a delegation whose child is that state.
+			const id = uniqueId(this.ctx, null, `${path}.fold`);
+			d.assistant([{ type: 'tool_use', id, name: 'Task', input: { description: text.split('\n')[0] || 'Folded agent', prompt: text, subagent_type: str(it.agent) ?? from }, harnessTool: 'agent_fold' }], { ...o, uuid: `${path}#fold` });
+			d.result(id, [{ type: 'text', text }], false, { when, line: ln, uuid: `${path}#fold:result` });
+			const state = it.hidden.child_state;
+			const child = buildDraft(itemsOf(state).items, { ...this.ctx, actors: actorRoles(isObj(state) ? state.actors : null) }, `${d.sessionId}/${path}`);
+			this.ctx.children[id] = { toolUseId: id, agentType: str(it.agent) ?? from, description: text || null, file: `${this.ctx.file}#${path}`, result: child };
+			return;
+		}
 		const calls = Array.isArray(it.calls) ? it.calls : [];
 		const attachments = Array.isArray(it.attachments) ? it.attachments.map((a) => ({ type: 'attachment', attachment: a })) : [];
 		if (role === 'runtime' || (kind !== null && ['checkpoint', 'context', 'note', 'tool_budget_exhausted', 'quoted_context'].includes(kind) && role !== 'agent')) {
@@ -240,6 +250,17 @@ function firstHumanText(items: unknown[], actors: Map<string, Role>): string | n
 	return null;
 }
 
+/** The items of a state (v0.4 history, v0.2/v0.3 root scope) or an event list, with their JSON path. */
+function itemsOf(doc: unknown): { items: unknown[]; path: string | null } {
+	if (Array.isArray(doc)) return { items: doc, path: '' };
+	if (!isObj(doc)) return { items: [], path: null };
+	if (Array.isArray(doc.history)) return { items: doc.history, path: 'history' };
+	if (isObj(doc.root)) return { items: [doc.root], path: 'root' };
+	if (Array.isArray(doc.events)) return { items: doc.events, path: 'events' };
+	if (Array.isArray(doc.messages)) return { items: doc.messages, path: 'messages' };
+	return { items: [], path: null };
+}
+
 /** A Strap state document (or the intended shape's event array), already parsed. */
 export function parseStrapDocument(file: string, doc: unknown): HarnessResult {
 	const id = file.replace(/^.*\//, '').replace(/\.(jsonl?|json)$/, '');
@@ -247,14 +268,9 @@ export function parseStrapDocument(file: string, doc: unknown): HarnessResult {
 	const ctx: Ctx = { actors, children: {}, usedIds: new Set(), file };
 	const d = new SessionDraft(id, file);
 	const w = new Walker(d, ctx);
-	let items: unknown[] = [];
-	if (Array.isArray(doc)) items = doc;
-	else if (isObj(doc) && Array.isArray(doc.history)) items = doc.history;
-	else if (isObj(doc) && isObj(doc.root)) items = [doc.root];
-	else if (isObj(doc) && Array.isArray(doc.events)) items = doc.events;
-	else if (isObj(doc) && Array.isArray(doc.messages)) items = doc.messages;
-	else d.bad(null, 'strap-empty', 'a Strap document with no history, root scope or events');
-	w.items(items, Array.isArray(doc) ? '' : isObj(doc) && Array.isArray(doc.history) ? 'history' : 'root');
+	const { items, path } = itemsOf(doc);
+	if (path === null) d.bad(null, 'strap-empty', 'a Strap document with no history, root scope or events');
+	w.items(items, path ?? '');
 	const result = wrap(d, ctx, id, firstHumanText(items, actors));
 	if (isObj(doc) && typeof doc.version === 'string') result.info.model = null;
 	return result;
