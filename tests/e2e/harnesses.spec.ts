@@ -3,7 +3,7 @@
 // an apply_patch diff, delegations whose child rows open, compactions and notices.
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, openApp, pickFiles, scrollToRow, stats } from './helpers';
+import { CORPUS, ROOT, openApp, pickFiles, pickFolder, scrollToRow, stats } from './helpers';
 
 const H = join(ROOT, 'fixtures/harnesses');
 const CODEX_G1 = join(H, 'codex/_authored__harness-corpus/sessions/2025/12/20/rollout-2025-12-20T10-00-00-bbbbbbbb-0000-7000-8000-000000000002.jsonl');
@@ -107,4 +107,14 @@ test('pi and Cursor sessions open with their own harness named', async ({ page }
 	expect(await harnessOf(page)).toBe('cursor');
 	await expect(page.locator('[data-row-kind=user]').first()).toContainText('What files are here?');
 	await expect(page.locator('header [data-harness=cursor]')).toHaveText('Cursor');
+});
+
+test('an OpenCode storage folder lists its sessions, each opening with its prompt and tool call', async ({ page }) => {
+	await openApp(page);
+	await pickFolder(page, join(H, 'opencode/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/opencode/storage_v2'));
+	await expect(page.locator('nav.sessions [data-harness=opencode]')).toHaveCount(2);
+	await page.locator('nav.sessions [data-harness=opencode]', { hasText: 'OpenCode Small' }).click();
+	await expect(page.locator('[data-row-kind=user]').first()).toContainText('Hello');
+	await expect(page.locator('[data-row-kind=tool-group], [data-row-kind=tool]').first()).toBeAttached();
+	expect(await harnessOf(page)).toBe('opencode');
 });

@@ -50,11 +50,30 @@ describe('every corpus file of another harness', () => {
 		});
 	}
 
-	test('OpenCode storage files are named in the reason', async () => {
-		const opencode = filesUnder(join(H, 'opencode')).filter((p) => p.endsWith('.json'));
-		const out = await loadSessions(opencode.map((p) => ({ path: p.slice(H.length + 1), blob: new Blob([readFileSync(p)]) })));
-		expect(out.sessions).toEqual([]);
-		expect(out.unknown.every((u) => /OpenCode/.test(u.reason ?? ''))).toBe(true);
+	test('OpenCode storage (session / message / part documents) opens grouped by session', async () => {
+		const root = join(H, 'opencode/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/opencode');
+		const out = await loadSessions([...dropFolder(join(root, 'storage_v2')), ...dropFolder(join(root, 'storage_legacy'))]);
+		expect(out.sessions.map((s) => [s.meta.harness, s.result.session.rompUuid, s.title]).sort()).toEqual([
+			['opencode', 's_stage0_drift', 'OpenCode Drift'],
+			['opencode', 's_stage0_large', 'OpenCode Large'],
+			['opencode', 's_stage0_small', 'OpenCode Small']
+		]);
+		for (const s of out.sessions) {
+			const a = s.result.accounting;
+			expect(a.lines).toBe(a.atoms + a.offPath + a.metadata + a.issues);
+			expect(s.result.metadata.filter((m) => m.type === 'unplaced')).toEqual([]);
+		}
+		const small = out.sessions.find((s) => s.result.session.rompUuid === 's_stage0_small')!;
+		const atoms = small.result.session.turns.flatMap((t) => t.atoms);
+		expect(atoms.filter((a) => a.author === 'human').map((a) => (a.message?.content[0] as { text: string }).text)).toEqual(['Hello']);
+		const use = atoms.flatMap((a) => a.message?.content ?? []).find((b) => b.type === 'tool_use');
+		expect(use).toMatchObject({ id: 'call_1', name: 'Bash', input: { command: 'ls' } });
+		const large = out.sessions.find((s) => s.result.session.rompUuid === 's_stage0_large')!;
+		const la = large.result.session.turns.flatMap((t) => t.atoms);
+		expect(la.some((a) => a.subtype === 'compact_boundary')).toBe(true);
+		expect(la.flatMap((a) => a.message?.content ?? []).find((b) => b.type === 'tool_result')?.is_error).toBe(true);
+		// The storage's migration marker is not a session document.
+		expect(out.unknown.map((u) => u.name)).toEqual(['migration']);
 	});
 });
 

@@ -3,13 +3,14 @@
 // parent), read it (JSON lines through the streaming reader, a JSON document whole), run its
 // adapter (model/codex, model/gemini, model/strap), tie child threads to the calls that spawned
 // them, and hand back LoadedSessions shaped like Claude Code's, so the worker and every view
-// treat them the same. pi sessions and Cursor transcripts open too; OpenCode files are named in
-// their "not opened" reason.
+// treat them the same. pi sessions, Cursor transcripts and OpenCode storage (grouped by session)
+// open too; files of other agents are named in their "not opened" reason.
 import { parseCodex, type CodexResult } from '../model/codex/parse.ts';
 import { isGeminiDocument, parseGeminiDocument, parseGeminiRecords, type GeminiResult } from '../model/gemini/parse.ts';
 import { isStrapDocument, isStrapEvent, parseStrapDocument, parseStrapRecords } from '../model/strap/parse.ts';
 import { parsePi } from '../model/pi/parse.ts';
 import { CURSOR_BLOCKS, parseCursor, type CursorResult } from '../model/cursor/parse.ts';
+import { parseOpenCode, type OpenCodeDoc, type OpenCodeInput, type OpenCodeResult } from '../model/opencode/parse.ts';
 import type { HarnessId, HarnessResult } from '../model/harness/kit.ts';
 import type { FileRecords, Issue } from '../model/index.ts';
 import { atomText } from '../model/index.ts';
@@ -23,11 +24,11 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How a harness file's bytes become input for its adapter. */
-export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor';
+export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor' | 'opencode';
 
-export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi', cursor: 'Cursor' };
+export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi', cursor: 'Cursor', opencode: 'OpenCode' };
 
-const DOC_FORMATS = new Set<string>(['gemini-json', 'strap-json']);
+const DOC_FORMATS = new Set<string>(['gemini-json', 'strap-json', 'opencode']);
 /** A JSON document is read whole; beyond this it is refused with a reason. */
 export const HARNESS_DOC_MAX = 256 * 1024 * 1024;
 
@@ -87,12 +88,22 @@ function otherHarness(values: unknown[], doc: unknown): string | null {
 	}
 	const odd = cursorOddBlocks(values);
 	if (odd) return `a Cursor-like transcript with block types Loupe does not know (${odd}): not opened`;
-	const oc =
-		isObj(first) &&
-		((typeof first.projectID === 'string' && 'directory' in first) ||
-			(typeof first.id === 'string' && (typeof first.messageID === 'string' || typeof first.sessionID === 'string' || (OPENCODE_PARTS.has(String(first.type)) && isObj(first.time)))));
-	if (oc) return 'an OpenCode storage file (session / message / part JSON): not opened — Loupe reads Claude Code, Codex CLI, Gemini CLI, Strap, pi and Cursor';
 	return null;
+}
+
+/** Which OpenCode storage document this is (session / message / part), or null. */
+export function openCodeKind(v: unknown): 'session' | 'message' | 'part' | null {
+	if (!isObj(v) || typeof v.id !== 'string') return null;
+	if (typeof v.projectID === 'string' && 'directory' in v) return 'session';
+	if (typeof v.sessionID === 'string' && typeof v.role === 'string' && !('type' in v)) return 'message';
+	if (typeof v.messageID === 'string' || (OPENCODE_PARTS.has(String(v.type)) && (typeof v.sessionID === 'string' || isObj(v.time) || isObj(v.state)))) return 'part';
+	return null;
+}
+
+function openCodeFile(p: string, bytes: number, v: Obj): ClassifiedFile {
+	const kind = openCodeKind(v);
+	const sid = kind === 'session' ? (v.id as string) : typeof v.sessionID === 'string' ? v.sessionID : null;
+	return make(p, bytes, 'opencode', 'opencode', sid, `OpenCode ${kind ?? 'storage'} file`);
 }
 
 function cursorLines(values: unknown[]): Obj[] {
@@ -140,6 +151,7 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 		}
 		if (values.every(isStrapEvent)) return make(p, bytes, 'strap', 'strap-jsonl', stemOf(p), 'Strap events (JSONL)');
 		if (values.length === 1 && (isStrapDocument(values[0]) || isGeminiDocument(values[0]))) return docClass(p, bytes, values[0]);
+		if (values.length === 1 && openCodeKind(values[0])) return openCodeFile(p, bytes, values[0] as Obj);
 		const other = otherHarness(values, null);
 		if (other) return unknown(p, bytes, other);
 		return null;
@@ -154,6 +166,7 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 			return null;
 		}
 		if (isStrapDocument(doc) || isGeminiDocument(doc)) return docClass(p, bytes, doc);
+		if (openCodeKind(doc)) return openCodeFile(p, bytes, doc as Obj);
 		const other = otherHarness([], doc);
 		return other ? unknown(p, bytes, other) : null;
 	}
@@ -164,6 +177,10 @@ export function classifyHarness(path: string, s: HeadSniff, bytes: number): Clas
 		return make(p, bytes, 'codex', 'codex', id ?? stemOf(p), 'Codex CLI rollout');
 	}
 	// A document larger than the head: recognise it by its keys.
+	const start = text.slice(0, 4096);
+	if (/"sessionID"\s*:/.test(start) && /"(messageID|role|projectID)"\s*:/.test(start)) {
+		return make(p, bytes, 'opencode', 'opencode', /"sessionID"\s*:\s*"([^"\\]*)"/.exec(start)?.[1] ?? null, 'OpenCode storage file');
+	}
 	if (/"version"\s*:\s*"strap\./.test(text)) return make(p, bytes, 'strap', 'strap-json', stemOf(p), 'Strap state');
 	if (/"sessionId"\s*:/.test(text) && /"messages"\s*:/.test(text) && /"projectHash"\s*:/.test(text)) {
 		return make(p, bytes, 'gemini', 'gemini-json', /"sessionId"\s*:\s*"([^"\\]*)"/.exec(text)?.[1] ?? stemOf(p), 'Gemini CLI session (JSON)');
@@ -201,6 +218,10 @@ export interface HarnessInput {
 	file: ClassifiedFile;
 	records?: FileRecords;
 	doc?: unknown;
+	/** Further files of the same session (OpenCode keeps one document per message and part). */
+	extra?: ClassifiedFile[];
+	/** A session assembled from several documents (OpenCode). */
+	openCode?: OpenCodeInput;
 }
 
 /** Run the file's adapter; an unexpected throw becomes an issue (adapters are written never to throw). */
@@ -212,6 +233,7 @@ function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
 		if (f.format === 'strap-jsonl' && x.records) return parseStrapRecords(x.records);
 		if (f.format === 'pi' && x.records) return parsePi(x.records);
 		if (f.format === 'cursor' && x.records) return parseCursor(x.records);
+		if (x.openCode) return parseOpenCode(x.openCode);
 		if (f.format === 'gemini-json') return parseGeminiDocument(f.path, x.doc);
 		if (f.format === 'strap-json') return parseStrapDocument(f.path, x.doc);
 		failures.push({ file: f.path, line: null, kind: 'parse-failed', message: 'the file could not be read' });
@@ -219,6 +241,55 @@ function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
 		failures.push({ file: x.file.path, line: null, kind: 'parse-failed', message: `the ${x.file.reason ?? 'adapter'} failed on this input: ${e instanceof Error ? e.message : String(e)}` });
 	}
 	return null;
+}
+
+/**
+ * OpenCode: one document per session, message and part. Group them by session (messages name
+ * theirs; parts name their message, or sit in part/<messageID>/), one input per session.
+ */
+function groupOpenCode(inputs: HarnessInput[], failures: Issue[]): HarnessInput[] {
+	const docs = inputs.filter((x) => x.file.format === 'opencode' && isObj(x.doc));
+	if (!docs.length) return [];
+	const groups = new Map<string, { input: OpenCodeInput; files: ClassifiedFile[] }>();
+	const group = (sid: string, file: ClassifiedFile) => {
+		let g = groups.get(sid);
+		if (!g) {
+			g = { input: { id: sid, file: file.path, session: null, messages: [], parts: new Map(), orphans: [] }, files: [] };
+			groups.set(sid, g);
+		}
+		return g;
+	};
+	const messageSession = new Map<string, string>();
+	const byKind = (k: string) => docs.filter((x) => openCodeKind(x.doc) === k);
+	for (const x of byKind('session')) {
+		const d = x.doc as Obj;
+		const g = group(d.id as string, x.file);
+		g.input.session = { path: x.file.path, doc: d };
+		g.input.file = x.file.path;
+		g.files.unshift(x.file);
+	}
+	for (const x of byKind('message')) {
+		const d = x.doc as Obj;
+		const g = group(d.sessionID as string, x.file);
+		g.input.messages.push({ path: x.file.path, doc: d });
+		g.files.push(x.file);
+		messageSession.set(d.id as string, d.sessionID as string);
+	}
+	for (const x of byKind('part')) {
+		const d = x.doc as Obj;
+		const mid = typeof d.messageID === 'string' ? d.messageID : parentDir(x.file.path);
+		const sid = messageSession.get(mid) ?? (typeof d.sessionID === 'string' ? d.sessionID : null);
+		if (!sid) {
+			failures.push({ file: x.file.path, line: null, kind: 'opencode-orphan-part', message: `an OpenCode part of message ${mid}, which is not in the drop` });
+			continue;
+		}
+		const g = group(sid, x.file);
+		const doc: OpenCodeDoc = { path: x.file.path, doc: d };
+		if (messageSession.has(mid)) g.input.parts.set(mid, [...(g.input.parts.get(mid) ?? []), doc]);
+		else g.input.orphans.push(doc);
+		g.files.push(x.file);
+	}
+	return [...groups.values()].map((g) => ({ file: g.files[0], extra: g.files.slice(1), openCode: g.input }));
 }
 
 interface Parsed {
@@ -275,6 +346,12 @@ function linkChildren(parsed: Parsed[]): { roots: Parsed[]; kids: Map<Parsed, { 
 				const calls = (parent.result as GeminiResult).agentCalls;
 				call = claim(parent, calls.map((c) => c.callId), calls.find((c) => c.agentId === p.result.info.id)?.callId ?? null);
 			}
+		} else if (p.result.harness === 'opencode') {
+			parent = p.result.info.parentId ? byId.get(p.result.info.parentId) : undefined;
+			if (parent && parent.result.harness === 'opencode') {
+				const calls = (parent.result as OpenCodeResult).agentCalls;
+				call = claim(parent, calls.map((c) => c.callId), calls.find((c) => c.sessionId === p.result.info.id)?.callId ?? null);
+			}
 		} else if (p.result.harness === 'cursor') {
 			// <dir>/subagents/<child>.jsonl belongs to the one Cursor transcript in <dir>.
 			const m = /^(.*)\/subagents\/[^/]+$/.exec(p.input.file.path);
@@ -309,7 +386,8 @@ export async function buildHarnessSessions(
 	failures: Issue[]
 ): Promise<LoadedSession[]> {
 	const parsed: Parsed[] = [];
-	for (const input of inputs) {
+	const openCode = groupOpenCode(inputs, failures);
+	for (const input of [...inputs.filter((x) => x.file.format !== 'opencode'), ...openCode]) {
 		const result = runAdapter(input, failures);
 		if (result) parsed.push({ input, result });
 	}
@@ -319,10 +397,10 @@ export async function buildHarnessSessions(
 		const children: Record<string, ChildTranscript> = {};
 		for (const [id, c] of Object.entries(root.result.children)) children[id] = { ...c, agentId: null };
 		const unattached: UnattachedChild[] = [];
-		const files: ClassifiedFile[] = [root.input.file];
+		const files: ClassifiedFile[] = [root.input.file, ...(root.input.extra ?? [])];
 		const walk = (parent: Parsed) => {
 			for (const { call, child: c } of kids.get(parent) ?? []) {
-				files.push(c.input.file);
+				files.push(c.input.file, ...(c.input.extra ?? []));
 				for (const [id, inner] of Object.entries(c.result.children)) children[id] = { ...inner, agentId: null };
 				if (call) {
 					const links = c.result.harness === 'codex' ? (c.result as CodexResult).links : null;

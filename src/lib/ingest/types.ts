@@ -20,7 +20,7 @@ export interface ClassifiedFile {
 	bytes: number;
 	/** How the bytes become records: JSON lines (default) or a Claude Code on the web JSON export;
 	 *  for another harness, which adapter reads it (ingest/harnesses.ts). */
-	format?: 'jsonl' | 'web-json' | 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor';
+	format?: 'jsonl' | 'web-json' | 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor' | 'opencode';
 	/** The agent that wrote the file, when it is not Claude Code (absent = Claude Code). */
 	harness?: HarnessId;
 }

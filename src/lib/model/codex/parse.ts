@@ -424,7 +424,7 @@ export function parseCodex(fr: FileRecords): CodexResult {
 	const lastStart = recs.findLast((r) => r.kind === 'event' && r.p.type === 'task_started')?.line ?? -1;
 	const lastDone = recs.findLast((r) => r.kind === 'event' && (r.p.type === 'task_complete' || r.p.type === 'turn_aborted'))?.line ?? -1;
 	const base = d.finish({ endedAtEof: ended || lastStart <= lastDone });
-	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
+	const span = d.span();
 	return {
 		...base,
 		harness: 'codex',
@@ -434,8 +434,8 @@ export function parseCodex(fr: FileRecords): CodexResult {
 			id,
 			cwd: str(meta.cwd),
 			model: firstModel,
-			startedAt: startMs ?? (times.length ? Math.min(...times) : null),
-			endedAt: times.length ? Math.max(...times) : startMs,
+			startedAt: startMs ?? span.first,
+			endedAt: span.last ?? startMs,
 			title: null,
 			parentId: links.parentThreadId
 		}

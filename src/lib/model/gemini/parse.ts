@@ -259,7 +259,7 @@ function emit(d: SessionDraft, msgs: Msg[]): { model: string | null; agentCalls:
 function finishGemini(d: SessionDraft, header: Obj, msgs: Msg[], file: string): GeminiResult {
 	const { model, agentCalls } = emit(d, msgs);
 	const base = d.finish({ endedAtEof: true });
-	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
+	const span = d.span();
 	const dirs = Array.isArray(header.directories) ? header.directories.filter((x): x is string => typeof x === 'string') : [];
 	return {
 		...base,
@@ -271,8 +271,8 @@ function finishGemini(d: SessionDraft, header: Obj, msgs: Msg[], file: string): 
 			id: d.sessionId,
 			cwd: dirs[0] ?? null,
 			model,
-			startedAt: msOf(header.startTime) ?? (times.length ? Math.min(...times) : null),
-			endedAt: times.length ? Math.max(...times) : msOf(header.lastUpdated),
+			startedAt: msOf(header.startTime) ?? span.first,
+			endedAt: span.last ?? msOf(header.lastUpdated),
 			title: str(header.summary),
 			parentId: null
 		}

@@ -8,6 +8,7 @@ import { parseGeminiDocument, parseGeminiRecords } from '../gemini/parse.ts';
 import { parseStrapDocument } from '../strap/parse.ts';
 import { parsePi } from '../pi/parse.ts';
 import { parseCursor } from '../cursor/parse.ts';
+import { parseOpenCode, type OpenCodeDoc } from '../opencode/parse.ts';
 import { readRecords } from '../reader.ts';
 import type { ParseResult } from '../types.ts';
 import { balanced, fixtureText } from './test-helpers.ts';
@@ -106,6 +107,26 @@ describe('adapters never throw on mutated input', () => {
 		fc.assert(
 			fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
 				wellFormed(parseCursor(readRecords('m.jsonl', [mutateLines(fixtureText('cursor/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cursor/large.jsonl'), ops)])));
+			}),
+			runs
+		);
+	});
+
+	test('OpenCode sessions (mutated documents)', () => {
+		const base = 'opencode/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/opencode/storage_v2';
+		const rel = ['session/proj_test/ses_s_stage0_large.json', 'message/s_stage0_large/msg_0001.json', 'message/s_stage0_large/msg_0002.json', ...['001', '002', '003', '004', '005', '006', '007', '008'].map((n) => `part/m_assistant_large_1/${n}.json`), 'part/m_user_large_1/001.json'];
+		const docs = rel.map((r) => ({ path: r, doc: JSON.parse(fixtureText(`${base}/${r}`)) }));
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom(...WEIRD), fc.boolean()), { minLength: 1, maxLength: 6 }), (ops) => {
+				const ds: OpenCodeDoc[] = docs.map((d) => ({ ...d }));
+				for (const [which, seed, weird, drop] of ops) {
+					const k = which % ds.length;
+					const m = mutate(ds[k].doc, seed, weird, drop);
+					ds[k] = { path: ds[k].path, doc: (typeof m === 'object' && m !== null && !Array.isArray(m) ? m : {}) as Record<string, unknown> };
+				}
+				const parts = new Map<string, OpenCodeDoc[]>();
+				for (const d of ds.slice(3)) parts.set(d.path.split('/')[1], [...(parts.get(d.path.split('/')[1]) ?? []), d]);
+				wellFormed(parseOpenCode({ id: 's', file: 'ses.json', session: ds[0], messages: ds.slice(1, 3), parts, orphans: [] }));
 			}),
 			runs
 		);

@@ -16,7 +16,7 @@ import { groupTurns } from '../turns.ts';
 import { parseTimestamp } from '../timestamp.ts';
 import type { Atom, Author, ContentBlock, Issue, MetadataLine, OffPathLine, ParseResult, Usage } from '../types.ts';
 
-export type HarnessId = 'claude-code' | 'codex' | 'strap' | 'gemini' | 'pi' | 'cursor';
+export type HarnessId = 'claude-code' | 'codex' | 'strap' | 'gemini' | 'pi' | 'cursor' | 'opencode';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -131,6 +131,11 @@ export class SessionDraft {
 		return this.user([{ type: 'text', text: `[Request interrupted by user${why}]` }], 'system', o);
 	}
 
+	/** A record whose content went into an atom built from several records (an OpenCode part). */
+	partOfAtom(line: number): void {
+		this.#homes.set(line, { home: 'atom' });
+	}
+
 	/** A record that made no atom: bookkeeping (no row), or an unknown record kept whole (a raw card). */
 	meta(line: number, type: string, when: When, value?: unknown, reason?: string): void {
 		if (this.#homes.get(line)?.home === 'atom') return;
@@ -160,6 +165,18 @@ export class SessionDraft {
 	/** A warning about a record that lives elsewhere (not its home). */
 	warn(line: number | null, kind: string, message: string): void {
 		this.issues.push({ file: this.file, line, kind, message });
+	}
+
+	/** First and last atom time (ms), null when no atom has one. */
+	span(): { first: number | null; last: number | null } {
+		let first: number | null = null;
+		let last: number | null = null;
+		for (const a of this.atoms) {
+			if (typeof a.ms !== 'number') continue;
+			if (first === null || a.ms < first) first = a.ms;
+			if (last === null || a.ms > last) last = a.ms;
+		}
+		return { first, last };
 	}
 
 	hasHome(line: number): boolean {

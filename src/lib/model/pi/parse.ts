@@ -110,11 +110,11 @@ export function parsePi(fr: FileRecords): HarnessResult {
 		if (r.value.type === 'session') d.meta(r.line, i === 0 ? 'session' : 'session:repeated', msOf(r.value.timestamp));
 	});
 	const base = d.finish({ endedAtEof: true });
-	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
+	const span = d.span();
 	return {
 		...base,
 		harness: 'pi',
 		children: {},
-		info: { id, cwd: str(header.cwd), model, startedAt: msOf(header.timestamp) ?? (times.length ? Math.min(...times) : null), endedAt: times.length ? Math.max(...times) : null, title: null, parentId: null }
+		info: { id, cwd: str(header.cwd), model, startedAt: msOf(header.timestamp) ?? span.first, endedAt: span.last, title: null, parentId: null }
 	};
 }

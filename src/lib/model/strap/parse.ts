@@ -233,8 +233,7 @@ function buildDraft(items: unknown[], ctx: Ctx, sessionId: string): HarnessResul
 
 function wrap(d: SessionDraft, ctx: Ctx, id: string, title: string | null): HarnessResult {
 	const base = d.finish({ endedAtEof: true });
-	const times = d.atoms.map((a) => a.ms).filter((x): x is number => typeof x === 'number');
-	const [startedAt, endedAt] = times.length ? [Math.min(...times), Math.max(...times)] : [null, null];
+	const { first: startedAt, last: endedAt } = d.span();
 	return { ...base, harness: 'strap', children: ctx.children, info: { id, cwd: null, model: null, startedAt, endedAt, title, parentId: null } };
 }
 
