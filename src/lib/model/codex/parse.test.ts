@@ -143,3 +143,20 @@ describe('Codex patch_apply_end', () => {
 		expect(tur.files[0].structuredPatch).toEqual([{ oldStart: 40, oldLines: 1, newStart: 40, newLines: 1, lines: ['-x = 1', '+x = 2'] }]);
 	});
 });
+
+describe('Codex exec_command_end without an output item', () => {
+	test('the end event is the call result, with its exit code', () => {
+		const line = (o: object) => JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', ...o });
+		const text = [
+			line({ type: 'session_meta', payload: { id: 's3', timestamp: '2026-01-01T00:00:00.000Z' } }),
+			line({ type: 'event_msg', payload: { type: 'user_message', message: 'run' } }),
+			line({ type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"make"}', call_id: 'e' } }),
+			line({ type: 'event_msg', payload: { type: 'exec_command_end', call_id: 'e', exit_code: 2, aggregated_output: 'make: *** [all] Error 2', stdout: '', stderr: 'make: *** [all] Error 2' } })
+		].join('\n');
+		const r = parseCodex(readRecords('s3.jsonl', [text]));
+		const res = blocks(r, 'tool_result');
+		expect(res.map((b) => [b.tool_use_id, b.is_error])).toEqual([['e', true]]);
+		expect((allAtoms(r).find((a) => a.toolUseResult)?.toolUseResult as { exitCode: number; stderr: string })).toMatchObject({ exitCode: 2, stderr: 'make: *** [all] Error 2' });
+		expect(balanced(r)).toBe(true);
+	});
+});

@@ -157,7 +157,13 @@ export function parseCodex(fr: FileRecords): CodexResult {
 	const hasAssistantItems = recs.some((r) => r.kind === 'item' && r.p.type === 'message' && r.p.role === 'assistant');
 	const hasReasoningItems = recs.some((r) => r.kind === 'item' && r.p.type === 'reasoning');
 	const ends = new Map<string, Obj>();
-	for (const r of recs) if (r.kind === 'event' && typeof r.p.call_id === 'string' && (/_end$/.test(String(r.p.type)) || 'new_thread_id' in r.p)) ends.set(r.p.call_id, r.p);
+	const endRecs = new Map<Obj, Rec>();
+	for (const r of recs) {
+		if (r.kind === 'event' && typeof r.p.call_id === 'string' && (/_end$/.test(String(r.p.type)) || 'new_thread_id' in r.p)) {
+			ends.set(r.p.call_id, r.p);
+			endRecs.set(r.p, r);
+		}
+	}
 
 	let model: string | null = null;
 	let firstModel: string | null = null;
@@ -414,10 +420,10 @@ export function parseCodex(fr: FileRecords): CodexResult {
 		if (c.answered) continue;
 		const end = ends.get(callId);
 		if (!end) continue;
-		const line = recs.find((r) => r.kind === 'event' && r.p === end)?.line;
-		if (line === undefined) continue;
+		const rec = endRecs.get(end);
+		if (!rec) continue;
 		const out = str(end.aggregated_output) ?? str(end.formatted_output) ?? str(end.stdout) ?? '';
-		answer({ line, when: recs.find((r) => r.line === line)?.when ?? null, kind: 'event', p: end }, callId, out);
+		answer(rec, callId, out);
 	}
 
 	// A 2026 rollout says when a turn is still running (task_started without task_complete).
