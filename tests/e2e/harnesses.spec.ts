@@ -3,7 +3,7 @@
 // an apply_patch diff, delegations whose child rows open, compactions and notices.
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, openApp, pickFiles, pickFolder, scrollToRow, stats } from './helpers';
+import { CORPUS, ROOT, openApp, pickFiles, pickFolder, scrollToRow, stats, waitCached } from './helpers';
 
 const H = join(ROOT, 'fixtures/harnesses');
 const CODEX_G1 = join(H, 'codex/_authored__harness-corpus/sessions/2025/12/20/rollout-2025-12-20T10-00-00-bbbbbbbb-0000-7000-8000-000000000002.jsonl');
@@ -117,4 +117,19 @@ test('an OpenCode storage folder lists its sessions, each opening with its promp
 	await expect(page.locator('[data-row-kind=user]').first()).toContainText('Hello');
 	await expect(page.locator('[data-row-kind=tool-group], [data-row-kind=tool]').first()).toBeAttached();
 	expect(await harnessOf(page)).toBe('opencode');
+});
+
+test('a Strap state and a Codex thread with its child reopen from Recent sessions with the same rows', async ({ page }) => {
+	for (const files of [[STRAP('v0.4')], [CODEX_PARENT, CODEX_CHILD]]) {
+		await openApp(page);
+		await pickFiles(page, files);
+		const before = await stats(page);
+		await waitCached(page);
+		await page.goto('/');
+		await page.locator('[data-recent-session]').first().locator('button.open').click();
+		await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+		const after = await stats(page);
+		expect([after.atoms, after.rows, (after as unknown as { harness: string }).harness]).toEqual([before.atoms, before.rows, (before as unknown as { harness: string }).harness]);
+		await openDelegation(page);
+	}
 });
