@@ -13,6 +13,7 @@ import {
 	stateLogSid,
 	stemOf
 } from './paths.ts';
+import { classifyHarness } from './harnesses.ts';
 
 export const HEAD_BYTES = 64 * 1024;
 /** How many complete lines of the head are parsed at most. */
@@ -149,6 +150,9 @@ export function classifyFile(path: string, head: Uint8Array, bytes: number): Cla
 	const postal = s.values.filter(isPostalRow).length;
 
 	if (transcriptish.length > 0) return classifyTranscript(p, transcriptish, bytes);
+	// Not Claude Code: another harness (Codex, Gemini CLI, Strap), or one named in the reason.
+	const other = classifyHarness(p, s, bytes);
+	if (other) return other;
 	if (states > 0 && (stateLogSid(p) || states >= postal)) {
 		return make(p, bytes, 'state-log', { sessionId: stateLogSid(p) ?? stemOf(p) });
 	}
@@ -163,7 +167,7 @@ export function classifyFile(path: string, head: Uint8Array, bytes: number): Cla
 	if (typeof firstType === 'string' && ['started', 'result'].includes(firstType) && isUnderSubagents(p)) {
 		return unknown(p, bytes, 'workflow journal (started/result lines), not a transcript');
 	}
-	return unknown(p, bytes, 'JSON lines, but not a Claude Code transcript (no line has a type with a uuid or sessionId)');
+	return unknown(p, bytes, 'JSON lines, but not a Claude Code transcript (no line has a type with a uuid or sessionId) nor a Codex CLI, Gemini CLI or Strap session');
 }
 
 function classifyMeta(p: string, s: HeadSniff, bytes: number): ClassifiedFile {

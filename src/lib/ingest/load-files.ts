@@ -20,6 +20,7 @@ import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subage
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
 import { webJsonRecords } from './web-json.ts';
 import { normPath } from './paths.ts';
+import { buildHarnessSessions, isHarnessDocument, isHarnessFile, readHarnessDocument, type HarnessInput } from './harnesses.ts';
 import type { ClassifiedFile, FileSummary, InputFile, LoadedSession, LoadOptions, LoadOutput, SessionPlan, UnattachedChild } from './types.ts';
 
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
@@ -153,6 +154,7 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 
 	// 2. Read every file that feeds a session.
 	const records = new Map<string, FileRecords>();
+	const harnessDocs = new Map<string, unknown>();
 	const metas = new Map<string, Obj>();
 	const overallTotal = classified.reduce((n, c) => n + (c.kind === 'unknown' ? 0 : c.bytes), 0);
 	let overallDone = 0;
@@ -176,6 +178,12 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 					perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
 					records.set(c.path, fr);
 				}
+			} else if (isHarnessDocument(c)) {
+				const read = await readHarnessDocument(c, blob);
+				if ('doc' in read) {
+					harnessDocs.set(c.path, read.doc);
+					perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: 1 });
+				} else classified[i] = { ...c, kind: 'unknown', reason: read.reason };
 			} else if (c.kind !== 'unknown') {
 				records.set(c.path, await readFileRecords(c.path, blob, perFile));
 			}
@@ -191,9 +199,9 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 	const summaries = new Map<string, FileSummary>();
 	for (const c of classified) {
 		const fr = records.get(c.path);
-		if (fr && (c.kind === 'transcript' || c.kind === 'subagent')) summaries.set(c.path, summarize(c.path, fr));
+		if (fr && (c.kind === 'transcript' || c.kind === 'subagent') && !isHarnessFile(c)) summaries.set(c.path, summarize(c.path, fr));
 	}
-	const { plans, leftover } = groupSessions(classified, summaries);
+	const { plans, leftover } = groupSessions(classified.filter((c) => !isHarnessFile(c)), summaries);
 	const allSummaries = [...summaries.values()].flatMap((s) => s.summaries);
 
 	// 4. Build each session.
@@ -206,6 +214,16 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 		opts.onProgress?.({ file: leaf?.path ?? plan.key, bytesRead: 0, bytesTotal: planBytes, lines: 0, phase: 'build', overallRead: overallTotal, overallTotal });
 		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache }, issues);
 		if (s) {
+			sessions.push(s);
+			opts.onSession?.(s);
+		}
+	}
+
+	// 5. Other harnesses (Codex, Gemini CLI, Strap): their own adapters, the same LoadedSession shape.
+	const harnessInputs: HarnessInput[] = classified.filter(isHarnessFile).map((file) => ({ file, records: records.get(file.path), doc: harnessDocs.get(file.path) }));
+	if (harnessInputs.length) {
+		const built = await buildHarnessSessions(harnessInputs, (fs) => contentHash(fs.map((file) => ({ file, blob: blobs.get(file.path) as Blob }))), (p) => blobs.get(p) as Blob, issues);
+		for (const s of built) {
 			sessions.push(s);
 			opts.onSession?.(s);
 		}

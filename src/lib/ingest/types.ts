@@ -2,6 +2,7 @@
 // group files into sessions, the grouping plan, and the loaded session handed to the worker.
 // The first four names are what the worker and the views rely on; the rest serve grouping.
 import type { Issue, ParseResult } from '../model/index.ts';
+import type { HarnessId } from '../model/harness/kit.ts';
 
 export type FileKind = 'transcript' | 'subagent' | 'subagent-meta' | 'state-log' | 'postal-log' | 'unknown';
 
@@ -17,8 +18,11 @@ export interface ClassifiedFile {
 	/** Why a file is 'unknown' (human readable), or a note on how a known kind was recognised. */
 	reason?: string;
 	bytes: number;
-	/** How the bytes become records: JSON lines (default) or a Claude Code on the web JSON export. */
-	format?: 'jsonl' | 'web-json';
+	/** How the bytes become records: JSON lines (default) or a Claude Code on the web JSON export;
+	 *  for another harness, which adapter reads it (ingest/harnesses.ts). */
+	format?: 'jsonl' | 'web-json' | 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-json' | 'strap-jsonl' | 'pi' | 'cursor' | 'opencode';
+	/** The agent that wrote the file, when it is not Claude Code (absent = Claude Code). */
+	harness?: HarnessId;
 }
 
 export interface ChildTranscript {
@@ -125,6 +129,11 @@ export interface SessionMeta {
 	turns: number;
 	atoms: number;
 	subagents: number;
+	/** Which agent wrote the session ('claude-code' when absent) and its display name. */
+	harness?: HarnessId;
+	harnessLabel?: string;
+	model?: string;
+	cwd?: string;
 }
 
 export interface LoadProgress {

@@ -122,6 +122,8 @@ export interface ViewerExtras {
 	line?: number;
 	/** viewer: stop_reason was null on disk and recovered from the message's blocks. */
 	stopReasonRecovered?: boolean;
+	/** Who spoke, when the format names its actors (a Strap actor id): the prompt's speaker label. */
+	speaker?: string;
 }
 
 export interface Atom extends ViewerExtras {

@@ -139,7 +139,9 @@ export class Viewer {
       segments: sum((x) => x.segments),
       rows: this.chatIndex.length,
       issues: sum((x) => x.issueCount),
-      loadMs: Math.round(this.loadMs)
+      loadMs: Math.round(this.loadMs),
+      /** Which agent wrote the open session ('claude-code' unless an adapter read it). */
+      harness: this.current ? (this.current.meta.harness ?? 'claude-code') : null
     };
   }
 

@@ -51,3 +51,20 @@ describe('diffs', () => {
 		expect(h[0].lines.map((l) => l.op + l.text)).toEqual([' a', '-b', '+B', ' c']);
 	});
 });
+
+describe('multi-file patch results (toolUseResult.files)', () => {
+	it('one diff per file; recorded hunks keep real line numbers, edits are snippet-relative', () => {
+		const files = [
+			{ filePath: 'a.py', type: 'update', edits: [{ old_string: 'x', new_string: 'y' }], structuredPatch: [{ oldStart: 40, newStart: 40, lines: ['-x', '+y'] }] },
+			{ filePath: 'b.py', type: 'create', edits: [{ old_string: '', new_string: 'print(1)' }] },
+			{ filePath: 'c.py', type: 'update', movePath: 'd.py', edits: [{ old_string: 'p\nq', new_string: 'p\nr' }] }
+		];
+		const diffs = diffsForCall('MultiEdit', { file_path: 'a.py', edits: [] }, { filePath: 'a.py', files });
+		expect(diffs?.map((d) => [d.path, d.mode, d.approximate, d.added, d.removed])).toEqual([
+			['a.py', 'edit', false, 1, 1],
+			['b.py', 'create', false, 1, 0],
+			['c.py \u2192 d.py', 'edit', true, 1, 1]
+		]);
+		expect(diffs?.[0].hunks[0].lines[0]).toMatchObject({ op: '-', oldNo: 40 });
+	});
+});

@@ -95,6 +95,8 @@ export function diffsForCall(name: string, input: unknown, result: unknown): Fil
 	const inp = isRecord(input) ? input : {};
 	const res = isRecord(result) ? result : {};
 	const path = str(res.filePath) ?? str(inp.file_path) ?? str(inp.notebook_path) ?? str(inp.path) ?? '(unknown file)';
+	const many = patchFiles(res.files);
+	if (many) return many;
 	const recorded = hunksFromPatch(res.structuredPatch);
 	const original = str(res.originalFile) ?? str(res.originalFileContents);
 
@@ -131,6 +133,26 @@ export function diffsForCall(name: string, input: unknown, result: unknown): Fil
 	if (!edits.length) return null;
 	const hunks = edits.flatMap((e) => computeHunks(e.oldS, e.newS));
 	return [fileDiff(path, hunks, true, 'edit')];
+}
+
+/**
+ * A recorded multi-file patch (`toolUseResult.files`: {filePath, type, edits[{old_string,
+ * new_string}], structuredPatch?}, the canonical shape adapters give a patch tool): one diff per
+ * file, with real line numbers when the applied diff was recorded, else snippet-relative ones.
+ */
+function patchFiles(files: unknown): FileDiff[] | null {
+	if (!Array.isArray(files) || !files.length) return null;
+	const out: FileDiff[] = [];
+	for (const f of files) {
+		if (!isRecord(f)) continue;
+		const path = str(f.filePath) ?? '(unknown file)';
+		const edits = Array.isArray(f.edits) ? f.edits.filter(isRecord) : [];
+		const recorded = hunksFromPatch(f.structuredPatch);
+		const hunks = recorded ?? edits.flatMap((e) => computeHunks(str(e.old_string) ?? '', str(e.new_string) ?? ''));
+		const mode = f.type === 'create' ? 'create' : 'edit';
+		out.push(fileDiff(str(f.movePath) ? `${path} \u2192 ${str(f.movePath)}` : path, hunks, !recorded && mode !== 'create', mode));
+	}
+	return out.length ? out : null;
 }
 
 /** "+12 −3" (U+2212 minus, as in the design). */

@@ -73,11 +73,11 @@ function textOf(blocks: unknown[]): string {
 
 export function authorView(a: Atom): AuthorView {
 	const au = a.author;
-	if (au === 'human') return { kind: 'human', label: 'User' };
+	if (au === 'human') return { kind: 'human', label: a.speaker ?? 'User' };
 	if (au === 'sdk') return { kind: 'sdk', label: 'SDK' };
 	if (au === 'romp') return { kind: 'romp', label: 'romp' };
 	if (au === 'teammate') return { kind: 'teammate', label: 'Teammate' };
-	if (au === 'system') return { kind: 'system', label: 'System' };
+	if (au === 'system') return { kind: 'system', label: a.speaker ?? 'System' };
 	if (isRecord(au)) {
 		const peer = typeof au.peer === 'string' ? au.peer : null;
 		return {
@@ -307,7 +307,7 @@ function userItems(ctx: ItemContext, a: Atom, ti: number, known: Set<string>): I
 			turnIndex: ti,
 			status: null,
 			messageId: null,
-			row: { ...base(ctx, 'n', a, ti), kind: 'notice', noticeKind: 'system', title: systemTitle(text), text, markdown: false }
+			row: { ...base(ctx, 'n', a, ti), kind: 'notice', noticeKind: 'system', title: a.speaker ?? systemTitle(text), text, markdown: false }
 		});
 		return out;
 	}

@@ -126,6 +126,8 @@ export interface TimelineLayout {
 	idle: TimelineIdle[];
 	markers: TimelineMarker[];
 	axis: TimelineAxis;
+	/** Segments left out because their session records no times (never placed at invented times). */
+	untimed?: number;
 }
 
 const DELEGATION_TOOLS = new Set(['Task', 'Agent']);
@@ -422,6 +424,27 @@ function layoutSegment(
 	}
 }
 
+/** Some formats record no times at all: their segments are counted, not drawn. */
+function dropUntimed(built: LaneBuild, layout: TimelineLayout): LaneBuild {
+	const finite = (...xs: number[]) => xs.every(Number.isFinite);
+	if (built.bars.every((b) => finite(b.t0, b.t1))) return built;
+	const bars = built.bars.filter((b) => finite(b.t0, b.t1));
+	layout.untimed = (layout.untimed ?? 0) + built.bars.length - bars.length;
+	const renumber = new Map<number, number>();
+	bars.forEach((b, i) => {
+		renumber.set(b.index, i);
+		b.index = i;
+	});
+	return {
+		...built,
+		bars,
+		dots: built.dots.filter((d) => renumber.has(d.bar) && finite(d.t)).map((d) => ({ ...d, bar: renumber.get(d.bar) as number })),
+		subBars: built.subBars.filter((x) => renumber.has(x.bar) && finite(x.t0, x.t1)).map((x) => ({ ...x, bar: renumber.get(x.bar) as number })),
+		idle: built.idle.filter((x) => finite(x.t0, x.t1)),
+		markers: built.markers.filter((m) => finite(m.t))
+	};
+}
+
 function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
 	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
 	const session = lane.session;
@@ -448,7 +471,7 @@ export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions 
 	const activity: [number, number][] = [];
 
 	lanes.forEach((lane, li) => {
-		const built = layoutLane(lane, li);
+		const built = dropUntimed(layoutLane(lane, li), layout);
 		// Sort the lane's bars by start (stable), then renumber them and what points at them.
 		const barStart = layout.bars.length;
 		const byStart = (x: TimelineBar, y: TimelineBar) => x.t0 - y.t0 || x.index - y.index;

@@ -1,0 +1,38 @@
+// The views and components never know which agent wrote a session: tool identity and authors
+// are normalized in the model's adapters (src/lib/model/<harness>/), so a view that tests a
+// harness name, or imports an adapter, is a bug. Session facts like the harness label arrive as
+// data (SessionMeta.harness / harnessLabel) and are rendered, never compared.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../../src/lib');
+const GUARDED = ['view', 'components'];
+const NAMES = /\b(codex|gemini|strap|cursor|opencode|pi-mono|openai|anthropic)\b/i;
+const ADAPTER_IMPORT = /from\s+['"][^'"]*model\/(codex|strap|gemini|harness)(\/|['"])/;
+
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const p = join(dir, name);
+		return statSync(p).isDirectory() ? filesUnder(p) : /\.(ts|svelte|css)$/.test(p) ? [p] : [];
+	});
+}
+
+describe('views and components are harness-blind', () => {
+	const files = GUARDED.flatMap((d) => filesUnder(join(ROOT, d)));
+	it('finds the files it guards', () => expect(files.length).toBeGreaterThan(40));
+	for (const f of files) {
+		it(`${relative(ROOT, f)} names no harness and imports no adapter`, () => {
+			const text = readFileSync(f, 'utf8');
+			const lines = text.split('\n');
+			// The CSS property `cursor:` is not the Cursor editor.
+			const named = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => NAMES.test(l.replace(/\bcursor\s*:/gi, '')) || ADAPTER_IMPORT.test(l));
+			expect(named.map(([n, l]) => `${n}: ${l.trim()}`)).toEqual([]);
+		});
+	}
+	it('the pattern catches a harness name and an adapter import', () => {
+		expect(NAMES.test("if (meta.harness === 'codex')")).toBe(true);
+		expect(NAMES.test('label = "Gemini"')).toBe(true);
+		expect(ADAPTER_IMPORT.test("import { parseStrapDocument } from '../../model/strap/parse.ts';")).toBe(true);
+	});
+});
