@@ -51,6 +51,7 @@ describe('sessionUsage on the usage fixture', () => {
 		const segTotal = Object.values(u.segments).reduce((a, x) => a + x.costUsd, 0);
 		expect(segTotal).toBeCloseTo(u.total.costUsd, 12);
 		expect(Object.values(u.segments).reduce((a, x) => a + x.unpricedMessages, 0)).toBe(1);
+		expect(Object.values(u.segments).reduce((a, x) => a + x.messages, 0)).toBe(8);
 	});
 
 	it('draws the context at each call, the window limit and the compaction', async () => {

@@ -198,12 +198,14 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 
 	const addSegment = (id: string | null, p: Priced | Tally) => {
 		if (id === null) return;
-		const s = (segments[id] ??= { tokens: 0, costUsd: 0, unpricedMessages: 0 });
+		const s = (segments[id] ??= { messages: 0, tokens: 0, costUsd: 0, unpricedMessages: 0 });
 		if ('call' in p) {
+			s.messages++;
 			s.tokens += totalOf(p.call);
 			if (p.cost === null) s.unpricedMessages++;
 			else s.costUsd += p.cost;
 		} else {
+			s.messages += p.messages;
 			s.tokens += totalOf(p);
 			s.costUsd += p.costUsd;
 			s.unpricedMessages += p.unpricedMessages;

@@ -10,10 +10,11 @@ export function formatUsd(usd: number): string {
 	return `$${Math.round(usd).toLocaleString('en-US')}`;
 }
 
+/** "950", "12.3k", "480k", "1.2M" (the chat's token line uses it too). */
 export function formatTokens(n: number): string {
 	if (n < 1000) return String(n);
-	if (n < 1e6) return `${(n / 1e3).toFixed(n < 1e4 ? 1 : 0)}k`;
-	return `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}M`;
+	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+	return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
 /** "$1.20", or "≥ $1.20 (3 messages unpriced)", or "unpriced" when nothing had a price. */

@@ -67,6 +67,7 @@ export interface TurnUsage {
 }
 
 export interface SegmentUsage {
+	messages: number;
 	tokens: number;
 	costUsd: number;
 	unpricedMessages: number;

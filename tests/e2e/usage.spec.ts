@@ -1,0 +1,77 @@
+// Issue 11: usage, cost and context — the panel, its charts and window.__loupe.usage(), on the
+// hand-computed usage fixture (fixtures/usage/README.md has the sums).
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { ROOT, openApp, pickFolder } from './helpers';
+
+const PROJECT = join(ROOT, 'fixtures/usage/project');
+
+async function openPanel(page: Page) {
+  await openApp(page);
+  await pickFolder(page, PROJECT);
+  await page.locator('[data-action=usage]').click();
+  await expect(page.locator('[data-usage-panel] [data-chart=context]')).toBeVisible();
+}
+
+test('window.__loupe.usage() gives the hand-computed totals, subagent included', async ({ page }) => {
+  await openPanel(page);
+  const u = await page.evaluate(() => (window as unknown as { __loupe: { usage: () => Promise<Record<string, unknown>> } }).__loupe.usage());
+  expect(u).toMatchObject({ input: 1495, output: 385, cacheRead: 11200, cacheWrite: 8300, unpricedMessages: 1, priceSourceDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+  expect(u.costUsd as number).toBeCloseTo(0.040575, 9);
+  expect((u.models as Record<string, unknown>)['acme-coder-1']).toEqual({ messages: 1, input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, costUsd: 0 });
+  await expect(page.locator('[data-usage-cost]')).toHaveText('≥ $0.04 (1 message unpriced)');
+  await expect(page.locator('[data-usage-panel]')).toContainText(`prices as of ${u.priceSourceDate}`);
+});
+
+test('an unpriced model is labelled, never shown as $0', async ({ page }) => {
+  await openPanel(page);
+  const row = page.locator('[data-chart=cost-by-model] li[data-unpriced]');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('acme-coder-1');
+  await expect(row).toContainText('unpriced');
+  await expect(row).not.toContainText('$0');
+});
+
+test('clicking a point of the context chart lands on that reply in the chat', async ({ page }) => {
+  await openPanel(page);
+  const svg = page.locator('[data-chart=context] svg');
+  const box = (await svg.boundingBox())!;
+  // The right edge is the last call of the session: msg_07, line a7.
+  await page.mouse.move(box.x + box.width - 12, box.y + box.height / 2);
+  await expect(page.locator('[data-chart=context] [data-chart-tip]')).toContainText('Turn 4 · 5.0k tokens in context');
+  await page.mouse.click(box.x + box.width - 12, box.y + box.height / 2);
+  await expect(page).toHaveURL(/a=a7/);
+  await expect(page.locator('[data-atom-uuid="a7"]')).toBeInViewport();
+});
+
+test('the context chart works from the keyboard', async ({ page }) => {
+  await openPanel(page);
+  await page.locator('[data-chart=context] [role=application]').focus();
+  await page.keyboard.press('Home');
+  await expect(page.locator('[data-chart=context] [data-chart-tip]')).toContainText('Turn 1 · 3.1k tokens in context');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/a=a1a/);
+});
+
+test('figures open what they count; the timeline tooltip gains cost and tokens', async ({ page }) => {
+  await openPanel(page);
+  await page.locator('[data-chart=cost-by-tool] button', { hasText: 'Read' }).click();
+  await expect(page).toHaveURL(/a=a2/);
+  await expect(page.locator('[data-chart=cost-by-tool]')).toContainText('1 failed (100%)');
+  await page.locator('[data-segment-id][data-bar-index]').first().hover();
+  await expect(page.getByRole('tooltip')).toContainText(/\$0\.0\d+ · [\d.]+k tokens/);
+  await page.getByRole('tab', { name: 'All loaded sessions' }).click();
+  await expect(page.locator('[data-chart=sessions-by-cost]')).toContainText('≥ $0.04 (1 message unpriced)');
+  await expect(page.locator('[data-chart=cost-by-day]')).toContainText('2026-01-10');
+});
+
+test('axe finds no serious or critical issue on the usage panel, light and dark', async ({ page }) => {
+  await openPanel(page);
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page }).include('[data-usage-panel]').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${theme} ${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`)).toEqual([]);
+  }
+});
