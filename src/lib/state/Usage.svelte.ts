@@ -94,6 +94,12 @@ export class Usage {
     return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, costUsd: t.costUsd, unpricedMessages: t.unpricedMessages, models, priceSourceDate: u.priceSourceDate };
   }
 
+  /** For the benchmark: the worker's time computing the open session's usage. */
+  async timing(): Promise<{ computeMs: number; contextPoints: number } | null> {
+    const u = await this.sessionUsage();
+    return u && { computeMs: u.computeMs, contextPoints: u.context.main.points.length };
+  }
+
   async #fetchProject(): Promise<void> {
     const sessions = this.#viewer.sessions;
     const { api } = await engineClient();

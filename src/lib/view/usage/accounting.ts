@@ -180,6 +180,7 @@ function childLabel(c: { agentType?: string | null; description?: string | null 
 
 /** Accounting, chart series and insights of one session with its subagents. */
 export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): SessionUsage {
+	const started = performance.now();
 	const table = opts.table ?? PRICES;
 	const maxPoints = opts.maxPoints ?? 2000;
 	const top = opts.top ?? 10;
@@ -214,9 +215,12 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 
 	session.turns.forEach((turn, ti) => {
 		const segs = segmentsOf(turn, session.rompUuid);
+		// Segments are contiguous, ordered ranges: a cursor finds each atom's in O(1) as i grows.
+		let cursor = 0;
 		const segAt = (i: number): string | null => {
-			for (const s of segs) if (i >= s.start && i < s.stop) return s.id;
-			return segs[0]?.id ?? null;
+			if (cursor >= segs.length || i < segs[cursor].start) cursor = 0;
+			while (cursor < segs.length - 1 && i >= segs[cursor].stop) cursor++;
+			return segs[cursor]?.id ?? null;
 		};
 		const tally = zeroTally();
 		let idle = 0;
@@ -301,6 +305,7 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 		},
 		cost: thinLast(cost, maxPoints),
 		wall: { spanMs, workedMs: Math.min(workedMs, spanMs), idleMs: Math.max(0, spanMs - workedMs) },
-		days: acc.days
+		days: acc.days,
+		computeMs: performance.now() - started
 	};
 }

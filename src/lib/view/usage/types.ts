@@ -104,6 +104,8 @@ export interface SessionUsage {
 	wall: { spanMs: number; workedMs: number; idleMs: number };
 	/** Cost and tokens by UTC day (YYYY-MM-DD), main and subagents together. */
 	days: Record<string, { costUsd: number; tokens: number }>;
+	/** Time spent computing all of this, ms (for the benchmark). */
+	computeMs: number;
 }
 
 export interface SessionUsageSummary {
