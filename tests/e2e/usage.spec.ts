@@ -75,3 +75,12 @@ test('axe finds no serious or critical issue on the usage panel, light and dark'
     expect(bad.map((v) => `${theme} ${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`)).toEqual([]);
   }
 });
+
+test('a corpus session: Loupe’s totals equal an independent hand count (fixtures/usage/hand-count.py)', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, join(ROOT, 'fixtures/corpus/claude-code-log/test/test_data/real_projects/-experiments-worktrees'));
+  const u = await page.evaluate(() => (window as unknown as { __loupe: { usage: () => Promise<Record<string, unknown>> } }).__loupe.usage());
+  expect(u).toMatchObject({ input: 2546, output: 53458, cacheRead: 2455695, cacheWrite: 398573, unpricedMessages: 0 });
+  expect(u.costUsd as number).toBeCloseTo(5.451318, 6);
+  expect((u.models as Record<string, { messages: number }>)['claude-opus-4-7'].messages).toBe(83);
+});
