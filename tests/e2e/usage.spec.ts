@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { ROOT, openApp, pickFolder } from './helpers';
+import { CORPUS, ROOT, openApp, pickFiles, pickFolder } from './helpers';
 
 const PROJECT = join(ROOT, 'fixtures/usage/project');
 
@@ -83,4 +83,13 @@ test('a corpus session: Loupe’s totals equal an independent hand count (fixtur
   expect(u).toMatchObject({ input: 2546, output: 53458, cacheRead: 2455695, cacheWrite: 398573, unpricedMessages: 0 });
   expect(u.costUsd as number).toBeCloseTo(5.451318, 6);
   expect((u.models as Record<string, { messages: number }>)['claude-opus-4-7'].messages).toBe(83);
+});
+
+test('session list entries show each session’s cost and tokens', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [join(PROJECT, 'a1b2c3d4-0000-4000-8000-00000000u5a9.jsonl'), join(CORPUS, 'session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl')]);
+  const entries = page.locator('nav[aria-label=Sessions] [data-session-usage]');
+  await expect(entries).toHaveCount(2);
+  // Without its subagent transcript the fixture session is its main transcript alone: $0.03849 + one unpriced reply.
+  await expect(entries.filter({ hasText: 'unpriced' })).toHaveText(/^≥ \$0\.04 \(1 message unpriced\) · [\d.]+k tokens$/);
 });

@@ -63,7 +63,7 @@ describe('sessionUsage on the usage fixture', () => {
 		expect(u.context.subagents[0].points.map((p) => p.tokens)).toEqual([1300, 1010]);
 		// A subagent point lands on the delegation call in the main chat.
 		expect(u.context.subagents[0].points[0].atomUuid).toBe('a4');
-		expect(u.compactions).toEqual([expect.objectContaining({ preTokens: 160000, trigger: 'auto', atomUuid: 'cb1' })]);
+		expect(u.compactions).toEqual([expect.objectContaining({ preTokens: 160000, postTokens: null, nextContext: 5050, trigger: 'auto', atomUuid: 'cb1' })]);
 		const cost = u.cost.map((c) => c.usd);
 		expect(cost[cost.length - 1]).toBeCloseTo(u.total.costUsd, 12);
 		expect([...cost].sort((a, b) => a - b)).toEqual(cost);

@@ -228,7 +228,7 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 			if (a.type === 'idle' && typeof a.end === 'number' && a.end > a.t) idle += (a.end - a.t) * 1000;
 			if (a.subtype === 'compact_boundary') {
 				const m = a.compact_metadata;
-				compactions.push({ ms: a.ms ?? a.t * 1000, preTokens: m?.pre_tokens ?? null, postTokens: m?.post_tokens ?? null, trigger: m?.trigger ?? null, atomUuid: a.uuid, turnIndex: ti });
+				compactions.push({ ms: a.ms ?? a.t * 1000, preTokens: m?.pre_tokens ?? null, postTokens: m?.post_tokens ?? null, nextContext: null, trigger: m?.trigger ?? null, atomUuid: a.uuid, turnIndex: ti });
 			}
 			acc.scan(a, ti, segAt(i));
 		});
@@ -278,6 +278,7 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 		}
 	}
 
+	for (const c of compactions) c.nextContext = mainPoints.find((p) => p.ms >= c.ms)?.tokens ?? null;
 	const longestTurns = [...turns].sort((a, b) => b.durationMs - a.durationMs).slice(0, top).map((t) => ({ ...t, gist: gistOf(session.turns[t.turnIndex]) }));
 	const mainModel = [...modelCounts].sort((a, b) => b[1] - a[1])[0]?.[0];
 	acc.cost.sort((a, b) => a.ms - b.ms);

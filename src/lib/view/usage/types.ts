@@ -31,6 +31,8 @@ export interface Compaction {
 	ms: number;
 	preTokens: number | null;
 	postTokens: number | null;
+	/** Tokens in context at the first API call after the compaction (Claude Code rarely records postTokens). */
+	nextContext: number | null;
 	trigger: string | null;
 	atomUuid: string | null;
 	turnIndex: number;
