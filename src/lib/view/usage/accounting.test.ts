@@ -107,6 +107,9 @@ describe('projectUsage', () => {
 		expect(p.models['acme-coder-1'].messages).toBe(2);
 		expect(p.days).toEqual([{ day: '2026-01-10', costUsd: expect.closeTo(2 * a.total.costUsd, 12), tokens: 2 * (1495 + 385 + 11200 + 8300) }]);
 		expect(p.sessions.map((s) => s.key)).toEqual(['a', 'b']);
+		expect(p.tools.find((t) => t.name === 'Read')).toMatchObject({ calls: 2, errors: 2 });
+		expect(p.turns).toBe(a.turns.length * 2);
+		expect(p.wall.workedMs).toBe(a.wall.workedMs * 2);
 	});
 });
 

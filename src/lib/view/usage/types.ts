@@ -126,4 +126,8 @@ export interface ProjectUsage {
 	models: Record<string, ModelUsage>;
 	sessions: SessionUsageSummary[];
 	days: { day: string; costUsd: number; tokens: number }[];
+	/** Summed over the sessions (a tool's atomUuid is its first call in the first session using it). */
+	tools: ToolStat[];
+	turns: number;
+	wall: { workedMs: number; idleMs: number };
 }
