@@ -2,6 +2,8 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSessions } from '../../ingest/load-files.ts';
+import type { Atom } from '../../model/types.ts';
+import { assistant, result, session, text, toolUse, turn, user } from '../chat/test-builders.ts';
 import { dropFolder } from '../../ingest/test-helpers.ts';
 import { sessionUsage, thinPeaks } from './accounting.ts';
 import { projectUsage } from './project.ts';
@@ -121,3 +123,19 @@ describe('thinPeaks', () => {
 	});
 });
 
+
+describe('nested subagents', () => {
+	it('a subagent’s own subagent is counted once and lands in the main turn that started the chain', () => {
+		const withUsage = (a: Atom, input: number): Atom => ({ ...a, message: { ...a.message!, model: 'claude-haiku-4-5-20251001', usage: { input_tokens: input, output_tokens: 0 } } });
+		const main = session([turn([user('u', 'go'), withUsage(assistant('m1', [toolUse('t1', 'Task')]), 1), result('r1', 't1', 'done')])]);
+		const childA = session([turn([user('ua', 'explore'), withUsage(assistant('c1', [toolUse('t2', 'Task')]), 10), result('ra', 't2', 'done')])]);
+		const childB = session([turn([user('ub', 'dig'), withUsage(assistant('c2', [text('found it')], { stop: 'end_turn' }), 100)])]);
+		// The nested child comes first, as an object's key order may give it.
+		const u = sessionUsage({ result: { session: main }, children: { t2: { toolUseId: 't2', result: { session: childB } }, t1: { toolUseId: 't1', result: { session: childA } } } });
+		expect(u.total).toMatchObject({ messages: 3, input: 111 });
+		expect(u.turns[0].tally.input).toBe(111);
+		// Both land on the call the main chat shows: the nested one sits inside the first's delegation row.
+		expect(u.subagents.map((s) => [s.id, s.atomUuid])).toEqual([['t1', 'm1'], ['t2', 'm1']]);
+		expect(Object.values(u.segments).reduce((n, x) => n + x.messages, 0)).toBe(3);
+	});
+});

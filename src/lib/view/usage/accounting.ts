@@ -58,6 +58,8 @@ interface ToolCallSeen {
 	name: string;
 	ms: number | null;
 	atomUuid: string | null;
+	/** Where the main chat shows this call: its own atom, or (inside a subagent) the delegation's. */
+	landing: string | null;
 	turnIndex: number;
 	segmentId: string | null;
 }
@@ -101,7 +103,7 @@ class Accumulator {
 
 	/** tool_use / tool_result blocks and touched files of one atom. A call remembers its turn and
 	 *  segment, so a subagent's cost lands where it was asked for. */
-	scan(a: Atom, turnIndex: number, segmentId: string | null): void {
+	scan(a: Atom, turnIndex: number, segmentId: string | null, landing: string | null = a.uuid): void {
 		const content = a.message?.content;
 		if (!Array.isArray(content)) return;
 		const ms = a.ms ?? a.t * 1000;
@@ -109,16 +111,16 @@ class Accumulator {
 			if (!b || typeof b !== 'object') continue;
 			if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
 				if (this.toolCalls.has(b.id)) continue;
-				this.toolCalls.set(b.id, { name: b.name, ms, atomUuid: a.uuid, turnIndex, segmentId });
+				this.toolCalls.set(b.id, { name: b.name, ms, atomUuid: a.uuid, landing, turnIndex, segmentId });
 				const t = this.tool(b.name);
 				t.calls++;
-				t.atomUuid ??= a.uuid;
+				t.atomUuid ??= landing;
 				const input = b.input as Record<string, unknown> | null;
 				const path = input && typeof input === 'object' ? (input.file_path ?? input.notebook_path) : null;
 				if (typeof path === 'string' && path) {
 					const f = this.files.get(path);
 					if (f) f.touches++;
-					else this.files.set(path, { path, touches: 1, atomUuid: a.uuid });
+					else this.files.set(path, { path, touches: 1, atomUuid: landing });
 				}
 			} else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !this.results.has(b.tool_use_id)) {
 				this.results.set(b.tool_use_id, { ms, error: b.is_error === true });
@@ -176,6 +178,27 @@ function gistOf(turn: Turn): string {
 function childLabel(c: { agentType?: string | null; description?: string | null }, fallback: string): string {
 	const parts = [c.agentType, c.description].filter((x): x is string => !!x);
 	return parts.length ? parts.join(': ') : fallback;
+}
+
+/**
+ * Children in an order where each comes after the transcript holding its delegation call: a nested
+ * subagent's call sits in another child, and its cost follows that child's to the main turn.
+ */
+function parentsFirst<T extends { toolUseId: string | null }>(children: T[], known: (id: string) => boolean, session: (c: T) => Session): T[] {
+	const out: T[] = [];
+	const calls = new Set<string>();
+	let pending = children;
+	while (pending.length) {
+		const ready = pending.filter((c) => c.toolUseId === null || known(c.toolUseId) || calls.has(c.toolUseId));
+		// Whatever is left has no known parent (a cycle, a lost call): take it as it comes.
+		const batch = ready.length ? ready : pending;
+		for (const c of batch) {
+			out.push(c);
+			for (const t of session(c).turns) for (const a of t.atoms) for (const b of a.message?.content ?? []) if (b?.type === 'tool_use' && typeof b.id === 'string') calls.add(b.id);
+		}
+		pending = pending.filter((c) => !batch.includes(c));
+	}
+	return out;
 }
 
 /** Accounting, chart series and insights of one session with its subagents. */
@@ -255,13 +278,13 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 		...Object.values(src.children).map((c) => ({ id: c.toolUseId, label: childLabel(c, `Subagent ${c.toolUseId}`), session: c.result.session, toolUseId: c.toolUseId as string | null })),
 		...(src.unattached ?? []).map((u) => ({ id: u.file, label: `Unattached subagent ${u.agentId ?? u.file}`, session: u.result.session, toolUseId: null as string | null }))
 	];
-	for (const child of children) {
+	for (const child of parentsFirst(children, (id) => acc.toolCalls.has(id), (c) => c.session)) {
 		const tally = zeroTally();
 		const delegation = child.toolUseId ? acc.toolCalls.get(child.toolUseId) : undefined;
-		const landing = delegation?.atomUuid ?? null;
+		const landing = delegation?.landing ?? null;
 		const points: ContextPoint[] = [];
 		for (const turn of child.session.turns) {
-			for (const a of turn.atoms) acc.scan(a, delegation?.turnIndex ?? -1, null);
+			for (const a of turn.atoms) acc.scan(a, delegation?.turnIndex ?? -1, delegation?.segmentId ?? null, landing);
 			for (const call of collectCalls(turn.atoms, seen)) {
 				const p = price(call, table);
 				acc.call(p);
