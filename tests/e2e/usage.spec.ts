@@ -60,7 +60,7 @@ test('figures open what they count; the timeline tooltip gains cost and tokens',
   await expect(page).toHaveURL(/a=a2/);
   await expect(page.locator('[data-chart=cost-by-tool]')).toContainText('1 failed (100%)');
   await page.locator('[data-segment-id][data-bar-index]').first().hover();
-  await expect(page.getByRole('tooltip')).toContainText(/\$0\.0\d+ · [\d.]+k tokens/);
+  await expect(page.getByRole('tooltip')).toContainText(/\$0\.0\d+ · [\d.]+k tokens · prices as of \d{4}-\d{2}-\d{2}/);
   await page.getByRole('tab', { name: 'All loaded sessions' }).click();
   await expect(page.locator('[data-chart=sessions-by-cost]')).toContainText('≥ $0.04 (1 message unpriced)');
   await expect(page.locator('[data-chart=cost-by-day]')).toContainText('2026-01-10');
@@ -92,4 +92,5 @@ test('session list entries show each session’s cost and tokens', async ({ page
   await expect(entries).toHaveCount(2);
   // Without its subagent transcript the fixture session is its main transcript alone: $0.03849 + one unpriced reply.
   await expect(entries.filter({ hasText: 'unpriced' })).toHaveText(/^≥ \$0\.04 \(1 message unpriced\) · [\d.]+k tokens$/);
+  await expect(page.locator('nav[aria-label=Sessions]')).toContainText(/Costs at prices as of \d{4}-\d{2}-\d{2}\./);
 });

@@ -75,11 +75,16 @@ export class Usage {
     return s && s.total.messages ? `${costLabel(s.total)} · ${formatTokens(totalOf(s.total))} tokens` : null;
   }
 
+  /** Under the session list's cost lines: where the prices come from. */
+  get priceNote(): string | null {
+    return this.project?.sessions.some((x) => x.total.messages) ? `Costs at prices as of ${this.project.priceSourceDate}.` : null;
+  }
+
   /** One line for a timeline bar's tooltip. */
   segmentLine(sessionKey: string, segmentId: string): string | null {
     const seg = this.project?.sessions.find((x) => x.key === sessionKey)?.segments[segmentId];
     if (!seg) return null;
-    return seg.messages ? `${costLabel(seg)} · ${formatTokens(seg.tokens)} tokens` : null;
+    return seg.messages ? `${costLabel(seg)} · ${formatTokens(seg.tokens)} tokens · prices as of ${this.project!.priceSourceDate}` : null;
   }
 
   /** window.__loupe.usage(): the open session's totals, subagents included. */
