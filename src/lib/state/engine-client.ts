@@ -34,7 +34,9 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
       timeline: async (...a) => engine.timeline(...a),
-      issues: async (...a) => engine.issues(...a)
+      issues: async (...a) => engine.issues(...a),
+      usage: async (...a) => engine.usage(...a),
+      projectUsage: async () => engine.projectUsage()
     };
     return { api, inWorker: false };
   }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Engine } from './engine.ts';
+import { dropFolder } from '../ingest/test-helpers.ts';
 
 const FILE = 'fixtures/corpus/claude-code-log/test/test_data/real_projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl';
 const input = (path: string) => ({ path: path.split('/').pop() ?? path, blob: new Blob([readFileSync(path)]) });
@@ -43,5 +44,20 @@ describe('Engine', () => {
     expect(bad.ok && bad.sessions.length).toBe(0);
     expect(bad.ok && bad.unknown[0].reason).toBeTruthy();
     expect(engine.chatIndex(good.sessions[0].key)?.rows.length).toBeGreaterThan(0);
+  });
+
+  it('serves a session’s usage (subagents included) and the project’s, keyed to the timeline’s segments', async () => {
+    const engine = new Engine();
+    const out = await engine.load(1, { files: dropFolder('fixtures/usage/project') });
+    if (!out.ok) throw new Error('expected a session');
+    const key = out.sessions[0].key;
+    const usage = engine.usage(key);
+    expect(usage?.total).toMatchObject({ messages: 8, input: 1495, unpricedMessages: 1 });
+    expect(structuredClone(usage)).toEqual(usage);
+    const bars = engine.timeline([]).bars;
+    const costed = bars.filter((b) => usage!.segments[b.segmentId]);
+    expect(costed.length).toBeGreaterThan(0);
+    expect(engine.projectUsage().total).toEqual(usage?.total);
+    expect(engine.usage('no-such-session')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import { PRICES, projectUsage, sessionUsage, type ProjectUsage, type SessionUsage } from '../view/usage/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
@@ -15,6 +16,7 @@ const ISSUES_SENT = 200;
 interface Entry {
   loaded: LoadedSession;
   rows: ChatRow[] | null;
+  usage?: SessionUsage;
 }
 
 export class Engine {
@@ -87,6 +89,29 @@ export class Engine {
   /** Issues of one session, for the issues panel (all of them, capped for sanity). */
   issues(key: string, limit = 5000) {
     return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
+  }
+
+  /** Accounting, chart series and insights of one session with its subagents (computed once, kept). */
+  usage(key: string): SessionUsage | null {
+    const entry = this.#builtEntry(key);
+    if (!entry) return null;
+    entry.usage ??= sessionUsage(entry.loaded);
+    return entry.usage;
+  }
+
+  /** Usage of every loaded session side by side, and their sum (the project view). */
+  projectUsage(): ProjectUsage {
+    const picked = [...this.#sessions.keys()].flatMap((key) => {
+      const usage = this.usage(key);
+      const loaded = this.#builtEntry(key)?.loaded;
+      return usage && loaded ? [{ key, title: loaded.title, startedAt: loaded.startedAt, usage }] : [];
+    });
+    return projectUsage(picked, PRICES.sourceDate);
+  }
+
+  /** The one way usage reaches a built session (sessions built on demand swap this). */
+  #builtEntry(key: string): Entry | null {
+    return this.#sessions.get(key) ?? null;
   }
 
   #rows(key: string): ChatRow[] | null {

@@ -40,3 +40,4 @@ export interface ChatIndex {
 }
 
 export type { ChatRow, RowIndexEntry, TimelineLayout };
+export type { ProjectUsage, SessionUsage } from '../view/usage/types.ts';

@@ -27,11 +27,7 @@ export function shortTime(ms: number | null): string {
 	const d = new Date(ms);
 	return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
-export function tokens(n: number): string {
-	if (n < 1000) return String(n);
-	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-	return `${(n / 1_000_000).toFixed(1)}M`;
-}
+export { formatTokens as tokens } from '$lib/view/usage/format';
 export function copyText(text: string): void {
 	void navigator.clipboard?.writeText(text).catch(() => undefined);
 }

@@ -17,6 +17,8 @@ export interface TimelineInput {
 	highlight: () => string | null;
 	onBarClick: (bar: TimelineBar) => void;
 	onDotClick: (dot: TimelineDot) => void;
+	/** One more tooltip line for a bar (its cost and tokens), when known. */
+	barNote?: (bar: TimelineBar) => string | null;
 }
 
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
@@ -59,7 +61,12 @@ export class TimelineView {
 	readonly breaks = $derived(breakMarks(this.layout.axis.pieces, this.view, this.x));
 	readonly tickLabels = $derived(tickLabelMask(this.ticks, this.breaks, this.x, this.plotW));
 	readonly accent = $derived(accentBars(this.layout.bars, this.highlight, this.focusBar));
-	readonly tooltip = $derived(tooltipOf(this.layout, this.hover, this.plotW));
+	readonly tooltip = $derived.by(() => {
+		const tip = tooltipOf(this.layout, this.hover, this.plotW);
+		const bar = tip && this.hover?.kind === 'bar' ? this.layout.bars[this.hover.index] : null;
+		const note = bar ? this.#in.barNote?.(bar) : null;
+		return tip && note ? { ...tip, lines: [...tip.lines, note] } : tip;
+	});
 
 	// Gesture bookkeeping: not drawn, so not reactive.
 	#pointers = new Map<number, number>();

@@ -4,10 +4,11 @@
 // built recursively with the same rules and carried inline on their delegation row.
 
 import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types';
-import { firstLine, isRecord, toJson } from './content';
+import { firstLine, toJson } from './content';
 import { groupItems } from './grouping';
 import { buildItems, countToolCalls } from './items';
 import { recordRow } from './records';
+import { collectCalls } from '../usage/messages';
 import type { ChatRow, RowIndexEntry, UsageTotals } from './types';
 
 /** The subset of ingest's ChildTranscript this module needs (structurally compatible). */
@@ -32,22 +33,16 @@ export interface ChatRowOptions {
 
 const MAX_DEPTH = 6;
 
-/** Token usage of one turn, counted once per API message (message.id, else the line's uuid). */
+/** Token usage of one turn, counted once per API message (view/usage decides what one message is). */
 export function turnUsage(atoms: Atom[]): UsageTotals | null {
-	const byMessage = new Map<string, Record<string, unknown>>();
-	for (const a of atoms) {
-		if (a.type !== 'assistant' || !isRecord(a.message?.usage)) continue;
-		// Lines of one response repeat the usage; the last one carries the final output count.
-		byMessage.set(a.messageId ?? a.uuid ?? `${a.t}`, a.message.usage as Record<string, unknown>);
-	}
-	if (!byMessage.size) return null;
-	const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-	const t: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, messages: byMessage.size };
-	for (const u of byMessage.values()) {
-		t.inputTokens += n(u.input_tokens);
-		t.outputTokens += n(u.output_tokens);
-		t.cacheReadTokens += n(u.cache_read_input_tokens);
-		t.cacheCreationTokens += n(u.cache_creation_input_tokens);
+	const calls = collectCalls(atoms);
+	if (!calls.length) return null;
+	const t: UsageTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, messages: calls.length };
+	for (const c of calls) {
+		t.inputTokens += c.input;
+		t.outputTokens += c.output;
+		t.cacheReadTokens += c.cacheRead;
+		t.cacheCreationTokens += c.cacheWrite;
 	}
 	return t;
 }
