@@ -305,14 +305,20 @@ describe('IncrementalBuilder change report', () => {
 		expect(got).toStrictEqual(buildSession({ transcripts: [readRecords(F, [enc.encode(text + rewind)])] }, { compat: 'viewer' }));
 	});
 
-	it('an unterminated last line is read as the last line, then completed without a re-parse of the rest', () => {
+	it('a line still being written is a reader issue on the fast path; a finished one without newline is read as a record', () => {
 		const b = start('viewer');
 		b.build();
 		const r = toolResult('r1', 'a2', 12, 'tool-1');
 		b.append('transcript', F, r.slice(0, 40));
-		b.build();
+		const partial = b.build();
+		expect(b.change.path).toBe('fast');
+		expect(partial.issues.map((i) => i.kind)).toEqual(['truncated-line']);
+		b.append('transcript', F, r.slice(40, -1));
+		const whole = b.build();
 		expect(b.change.path).toBe('snapshot');
-		b.append('transcript', F, r.slice(40));
+		expect(whole.issues).toEqual([]);
+		expect(whole.session.turns[1].atoms.map((a) => a.uuid)).toEqual(['u2', 'a2', 'r1']);
+		b.append('transcript', F, '\n');
 		b.build();
 		expect(b.change.path).toBe('fast');
 	});

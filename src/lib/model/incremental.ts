@@ -12,9 +12,11 @@
 //             branch, a compaction, a duplicate uuid, a line that a earlier line pointed at, a
 //             new or reordered candidate file, a postal row, a queued prompt, a line out of
 //             time order, a message id or tool id an off-path line holds, …;
-//   snapshot  some file ends in an unterminated line: a one-off build over the records plus that
-//             line read as a last line (what buildSession sees); the kept state stays at the
-//             complete lines and catches up at the next build without a tail.
+//   snapshot  some file ends in an unterminated line that parses as a record (e.g. a finished
+//             file without a final newline): a one-off build over the records plus that line
+//             (what buildSession sees); the kept state stays at the complete lines and catches
+//             up later. An unterminated line that does not parse (a line still being written)
+//             is only a reader issue, so it does not leave the fast path.
 //
 // Turns equal (deep) to the previous result's are returned as the previous objects, so views can
 // tell by identity what to recompute: build().change lists the changed turn indices.
@@ -29,7 +31,7 @@ import { RecordReader } from './reader.ts';
 import { emitIdle, emitOrphanReplies, landedTexts, leafOverrideTime, readStateRows } from './state-log.ts';
 import { isObj, leadingCommandName } from './text.ts';
 import { groupTurns } from './turns.ts';
-import type { Atom, FileRecords, Issue, LineRecord, MetadataLine, OffPathLine, ParseOptions, ParseResult, Turn } from './types.ts';
+import type { Atom, FileRecords, Issue, LineRecord, MetadataLine, OffPathLine, ParseInput, ParseOptions, ParseResult, Turn } from './types.ts';
 
 export type AppendRole = 'transcript' | 'states' | 'postal';
 
@@ -160,14 +162,26 @@ export class IncrementalBuilder {
 		this.dirty = false;
 		let result: ParseResult;
 		let path: BuildChange['path'];
-		if (this.hasTail()) {
-			result = buildSession(this.input((f) => f.reader.snapshot()), this.opts);
+		const snaps = new Map<FileState, FileRecords>();
+		let tailRecord = false;
+		for (const f of this.files.values()) {
+			const snap = f.reader.snapshot();
+			snaps.set(f, snap);
+			if (snap.records.length > f.reader.completeRecords.length) tailRecord = true;
+		}
+		const input = this.input((f) => snaps.get(f)!);
+		if (tailRecord) {
+			// An unterminated line that parses: it is a record now, but the next bytes may still
+			// change it, so it must not enter the kept state.
+			result = buildSession(input, this.opts);
 			path = 'snapshot';
 		} else {
+			// An unterminated line that does not parse (yet) is only a reader issue: the kept
+			// state holds the complete lines, and the reader issues are taken afresh each build.
 			let fast: ParseResult | null = null;
 			if (this.live) {
 				try {
-					fast = this.advance(this.live);
+					fast = this.advance(this.live, input);
 				} catch {
 					fast = null; // an internal failure of the fast path: the full build decides
 				}
@@ -176,7 +190,7 @@ export class IncrementalBuilder {
 				result = fast;
 				path = 'fast';
 			} else {
-				result = this.rebuild();
+				result = this.rebuild(input);
 				path = 'rebuilt';
 			}
 		}
@@ -203,23 +217,15 @@ export class IncrementalBuilder {
 		this[which] = file;
 	}
 
-	private hasTail(): boolean {
-		for (const f of this.files.values()) if (f.reader.hasTail()) return true;
-		return false;
-	}
-
-	private input(read: (f: FileState) => FileRecords) {
+	private input(read: (f: FileState) => FileRecords): ParseInput {
 		const get = (name: string | null) => (name === null ? null : read(this.files.get(name)!));
 		return { transcripts: this.transcripts.map((n) => read(this.files.get(n)!)), states: get(this.states), postal: get(this.postal) };
 	}
 
 	// ── rebuild: every stage over the records read so far ─────────────────
 
-	private rebuild(): ParseResult {
-		const input = this.input((f) => {
-			f.taken = f.reader.completeRecords.length;
-			return f.reader.snapshot();
-		});
+	private rebuild(input: ParseInput): ParseResult {
+		for (const f of this.files.values()) f.taken = f.reader.completeRecords.length;
 		const { result, internals } = buildSessionKeeping(input, this.opts);
 		this.live = internals && !this.opts.leafOverride ? this.keepLive(internals, result) : null;
 		return result;
@@ -303,7 +309,7 @@ export class IncrementalBuilder {
 	// ── fast path ──────────────────────────────────────────────────────────
 
 	/** Extends the kept state with the records read since; null when a rebuild is needed. */
-	private advance(live: Live): ParseResult | null {
+	private advance(live: Live, input: ParseInput): ParseResult | null {
 		if (!sameList(live.files, this.transcripts) || live.states !== this.states || live.postal !== this.postal) return null;
 		if (this.postal !== null && this.fresh(this.postal).length) return null; // authors of earlier atoms may change
 		const leafName = this.transcripts[this.transcripts.length - 1];
@@ -321,7 +327,7 @@ export class IncrementalBuilder {
 			drain(ctx.metadata, live.meta[M_STATES]);
 			this.files.get(this.states!)!.taken += newRows.length;
 		}
-		return this.liveResult(live);
+		return this.liveResult(live, input);
 	}
 
 	private fresh(name: string): LineRecord[] {
@@ -436,7 +442,7 @@ export class IncrementalBuilder {
 	}
 
 	/** The result of the kept state: synthetic atoms afresh, turns regrouped from the first changed atom. */
-	private liveResult(live: Live): ParseResult {
+	private liveResult(live: Live, files: ParseInput): ParseResult {
 		const x = live.x;
 		const { ctx, table, graph, sink } = x.env;
 		// synthetic atoms (state rows): recomputed, the previous objects kept where equal
@@ -485,7 +491,6 @@ export class IncrementalBuilder {
 		live.merged = merged;
 
 		// reader issues and line counts afresh (they are per file, in file order, first)
-		const files = this.input((f) => f.reader.snapshot());
 		const rctx = { issues: [] as Issue[], acc: { lines: 0, atoms: 0, issues: 0 } } as unknown as Ctx;
 		accountReaderIssues(rctx, [...files.transcripts, files.states, files.postal]);
 		const issues = rctx.issues.concat(...live.issues);

@@ -281,12 +281,6 @@ export class RecordReader {
 		return this.nonBlank;
 	}
 
-	/** True when bytes after the last newline hold something other than blanks. */
-	hasTail(): boolean {
-		const t = this.tail();
-		return t !== null && !isBlank(t.text);
-	}
-
 	finish(): FileRecords {
 		if (!this.finished) {
 			this.finished = true;
