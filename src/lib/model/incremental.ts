@@ -147,6 +147,12 @@ export class IncrementalBuilder {
 		this.dirty = true;
 	}
 
+	/** One file's records as a whole read would give them now (null for a file never appended). */
+	records(file: string): FileRecords | null {
+		const f = this.files.get(file);
+		return f ? f.reader.snapshot() : null;
+	}
+
 	/** What the last build() changed. */
 	get change(): BuildChange {
 		return this.lastChange;

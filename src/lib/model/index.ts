@@ -4,6 +4,8 @@
 export type * from './types.ts';
 export { RecordReader, readRecords, utf8Length } from './reader.ts';
 export { buildSession } from './build.ts';
+export { changedTurnIndices, IncrementalBuilder } from './incremental.ts';
+export type { AppendRole, BuildChange } from './incremental.ts';
 export { segmentsOf } from './segments.ts';
 export { atomText, isOpener } from './turns.ts';
 export { blocksText, deriveAuthor, postalPairs, stripAnsi } from './text.ts';
