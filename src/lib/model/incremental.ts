@@ -19,7 +19,9 @@
 //             is only a reader issue, so it does not leave the fast path.
 //
 // Turns equal (deep) to the previous result's are returned as the previous objects, so views can
-// tell by identity what to recompute: build().change lists the changed turn indices.
+// tell by identity what to recompute: .change lists the changed turn indices after each build().
+// A line still being written is decoded and tried as JSON again at each build (the issue it
+// gives must match a whole read); a follower that appends only up to the last newline avoids that.
 import { accountReaderIssues, placeLine } from './accounting.ts';
 import { buildSession, buildSessionKeeping, type BuildInternals } from './build.ts';
 import { fileStem, LOWER_Z, PLACE_ATOM, str, V_ACTIVE, V_KEPT, V_REWIND, type Ctx, type Line } from './build-context.ts';

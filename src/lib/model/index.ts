@@ -1,6 +1,6 @@
-// Public surface of the model layer: the Session / Turn / Atom types, RecordReader, buildSession
-// and segmentsOf, plus the small pure helpers other layers reuse (atom text, opener test,
-// Python-compatible strip, SHA-1, timestamp parsing).
+// Public surface of the model layer: the Session / Turn / Atom types, RecordReader, buildSession,
+// IncrementalBuilder (files that grow) and segmentsOf, plus the small pure helpers other layers
+// reuse (atom text, opener test, Python-compatible strip, SHA-1, timestamp parsing).
 export type * from './types.ts';
 export { RecordReader, readRecords, utf8Length } from './reader.ts';
 export { buildSession } from './build.ts';
