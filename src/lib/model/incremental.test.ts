@@ -323,6 +323,23 @@ describe('IncrementalBuilder change report', () => {
 		expect(b.change.path).toBe('fast');
 	});
 
+	it('a new candidate file, or a new order, rebuilds (the leaf and every fsid may change)', () => {
+		const b = start('romp');
+		b.build();
+		const earlier = 'earlier.jsonl';
+		const head = user('u0', null, -100, 'an older question');
+		b.append('transcript', earlier, head);
+		const two = b.build();
+		expect(b.change.path).toBe('rebuilt');
+		const text = user('u1', null, 0, 'first question') + reply('a1', 'u1', 1, 'm1', 'first answer', 'end_turn') + user('u2', 'a1', 10, 'second question') + toolCall('a2', 'u2', 11, 'tool-1', 'm2');
+		const rec = (name: string, t: string) => readRecords(name, [t]);
+		// Transcripts keep their first-append order: the new file is now the leaf.
+		expect(two).toStrictEqual(buildSession({ transcripts: [rec(F, text), rec(earlier, head)] }, { compat: 'romp' }));
+		b.setTranscriptOrder([earlier, F]);
+		expect(b.build()).toStrictEqual(buildSession({ transcripts: [rec(earlier, head), rec(F, text)] }, { compat: 'romp' }));
+		expect(b.change.path).toBe('rebuilt');
+	});
+
 	it('build() without appends returns the same result', () => {
 		const b = start('romp');
 		const one = b.build();
