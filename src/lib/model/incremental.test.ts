@@ -348,3 +348,84 @@ describe('IncrementalBuilder change report', () => {
 		expect(b.change.changedTurns).toEqual([]);
 	});
 });
+
+// ── generated sessions: every line shape the fast path must judge ───────────────────────────
+
+const lineArb = fc.record({
+	kind: fc.constantFrom('prompt', 'command', 'skill-call', 'skill-text', 'reply', 'reply-null', 'tool', 'result', 'progress', 'no-uuid', 'no-uuid-user', 'meta', 'summary', 'queued', 'system-note', 'sidechain', 'boundary', 'bad-json'),
+	/** parent: 0 = the previous uuid line, 1 = an earlier one (a branch), 2 = none */
+	parent: fc.constantFrom(0, 0, 0, 0, 0, 1, 2),
+	back: fc.nat(),
+	/** seconds after the previous line (negative: out of order); null: no timestamp */
+	dt: fc.option(fc.integer({ min: -3, max: 30 }), { nil: null, freq: 8 }),
+	msg: fc.constantFrom('m1', 'm2', 'm3', 'fresh'),
+	tool: fc.constantFrom('t1', 't2', 't3'),
+	pid: fc.constantFrom('p1', 'p2', null),
+	dupUuid: fc.boolean(),
+});
+
+function sessionText(specs: fc.RecordValue<typeof lineArb>[]): string[] {
+	const out: string[] = [];
+	const uuids: string[] = [];
+	let t = 0;
+	let n = 0;
+	for (const s of specs) {
+		n++;
+		if (s.dt !== null) t += s.dt;
+		const uuid = s.dupUuid && uuids.length && s.back % 7 === 0 ? uuids[s.back % uuids.length] : `u${n}`;
+		const parent = s.parent === 2 || !uuids.length ? null : s.parent === 1 ? uuids[s.back % uuids.length] : uuids[uuids.length - 1];
+		const base: Record<string, unknown> = { sessionId: 's', uuid, parentUuid: parent, ...(s.dt === null ? {} : { timestamp: ts(t) }) };
+		const msgId = s.msg === 'fresh' ? `m-${n}` : s.msg;
+		let v: Record<string, unknown> | string;
+		switch (s.kind) {
+			case 'prompt': v = { ...base, type: 'user', promptId: s.pid, message: { role: 'user', content: `question ${n % 3}` } }; break;
+			case 'command': v = { ...base, type: 'user', promptId: s.pid, message: { role: 'user', content: '<command-name>/clear</command-name>' } }; break;
+			case 'skill-call': v = { ...base, type: 'assistant', message: { id: msgId, role: 'assistant', content: [{ type: 'tool_use', id: s.tool, name: 'Skill', input: {} }], stop_reason: null } }; break;
+			case 'skill-text': v = { ...base, type: 'user', sourceToolUseID: s.tool, message: { role: 'user', content: [{ type: 'text', text: 'skill body' }] } }; break;
+			case 'reply': v = { ...base, type: 'assistant', message: { id: msgId, role: 'assistant', content: [{ type: 'text', text: `answer ${n}` }], stop_reason: 'end_turn' } }; break;
+			case 'reply-null': v = { ...base, type: 'assistant', message: { id: msgId, role: 'assistant', content: [{ type: 'text', text: `part ${n}` }], stop_reason: null } }; break;
+			case 'tool': v = { ...base, type: 'assistant', message: { id: msgId, role: 'assistant', content: [{ type: 'tool_use', id: s.tool, name: 'Bash', input: {} }], stop_reason: null } }; break;
+			case 'result': v = { ...base, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: s.tool, content: 'ok' }] } }; break;
+			case 'progress': v = { ...base, type: 'progress', data: { n } }; break;
+			case 'no-uuid': v = { type: 'file-history-snapshot', messageId: `x${n}`, ...(s.dt === null ? {} : { timestamp: ts(t) }) }; break;
+			case 'no-uuid-user': v = { type: 'user', message: { role: 'user', content: 'lost' }, ...(s.dt === null ? {} : { timestamp: ts(t) }) }; break;
+			case 'meta': v = { ...base, type: 'user', isMeta: true, message: { role: 'user', content: 'caveat' } }; break;
+			case 'summary': v = { ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'summary of before' } }; break;
+			case 'queued': v = { ...base, type: 'attachment', attachment: { type: 'queued_command', prompt: `queued ${n % 2}` } }; break;
+			case 'system-note': v = { ...base, type: 'system', subtype: 'informational', content: 'note' }; break;
+			case 'sidechain': v = { ...base, type: 'assistant', isSidechain: true, message: { id: msgId, role: 'assistant', content: [{ type: 'text', text: 'side' }], stop_reason: 'end_turn' } }; break;
+			case 'boundary': v = { ...base, type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 5 } }; break;
+			default: v = '{"broken": '; break;
+		}
+		if (typeof v !== 'string' && s.kind !== 'no-uuid' && s.kind !== 'no-uuid-user') uuids.push(uuid);
+		out.push((typeof v === 'string' ? v : JSON.stringify(v)) + '\n');
+	}
+	return out;
+}
+
+describe('IncrementalBuilder over generated sessions, built after every line', () => {
+	it('equals the whole parse at every step (both modes, main and subagent files, with a state log)', () => {
+		fc.assert(
+			fc.property(fc.array(lineArb, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), (specs, subagent, withStates) => {
+				const lines = sessionText(specs);
+				const states = withStates ? [JSON.stringify({ t: T0 / 1000 + 5, state: 'idle' }) + '\n', JSON.stringify({ t: T0 / 1000 + 50, state: 'working' }) + '\n'] : [];
+				for (const compat of ['romp', 'viewer'] as const) {
+					const b = new IncrementalBuilder({ compat, subagent });
+					let text = '';
+					let stateText = '';
+					lines.forEach((l, i) => {
+						b.append('transcript', 'f.jsonl', l);
+						text += l;
+						if (states[i]) {
+							b.append('states', 'st.jsonl', states[i]);
+							stateText += states[i];
+						}
+						const want = buildSession({ transcripts: [readRecords('f.jsonl', [text])], states: stateText ? readRecords('st.jsonl', [stateText]) : null }, { compat, subagent });
+						expect(b.build()).toStrictEqual(want);
+					});
+				}
+			}),
+			{ numRuns: 150, seed: 21 },
+		);
+	});
+});
