@@ -3,11 +3,12 @@
 // newline is read, and a multi-byte character split across byte chunks decodes correctly.
 //
 // Bytes: newlines are found on the bytes (a "\n" byte never occurs inside a multi-byte UTF-8
-// sequence), and each chunk's run of complete lines is decoded with ONE TextDecoder call; only
-// the bytes after the chunk's last "\n" are carried over to the next chunk. Cutting the stream
-// just after a "\n" never changes what a UTF-8 decoder produces, so decoding per run equals
-// decoding the whole stream. Each line's byte length comes from the byte positions, so no
-// per-line re-encoding is needed.
+// sequence), and each chunk's run of complete lines is decoded with ONE TextDecoder call. The
+// bytes after a chunk's last "\n" are carried as bytes (outside the JS heap) and decoded once,
+// when their line ends; a line spread over many chunks is never held as partial strings.
+// Cutting the stream just after a "\n" never changes what a UTF-8 decoder produces, so decoding
+// per run equals decoding the whole stream. Each line's byte length comes from the byte
+// positions, so no per-line re-encoding is needed.
 //
 // Files still being written: snapshot() returns the records so far plus the unterminated tail
 // read as a last line (what finish() would give now) without consuming it, so a live reader can
@@ -59,11 +60,8 @@ type LineOutcome = { record: LineRecord } | { issue: Issue } | null;
 
 export class RecordReader {
 	readonly file: string;
-	/** Streaming decoder of byte mode (drops a BOM at the stream start, like the file's reader would). */
-	private readonly decoder = new TextDecoder('utf-8');
-	/** The stream's first bytes, to know whether the decoder dropped a BOM (line 1 is 3 bytes shorter). */
-	private head: number[] = [];
-	private bomBytes = 0;
+	/** Decodes whole-line runs, never mid-character, so each call may start afresh; the BOM is dropped by hand. */
+	private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 	/** 'bytes' or 'text': the kind of the first chunk; the other kind is converted to it. */
 	private mode: 'bytes' | 'text' | null = null;
 	/** bytes mode: the bytes after the last "\n" seen (only snapshot() decodes them again) */
@@ -104,44 +102,54 @@ export class RecordReader {
 
 	private pushBytes(chunk: Uint8Array): void {
 		this.totalBytes += chunk.length;
-		const last = chunk.lastIndexOf(10);
-		if (this.atStart) {
-			// The BOM may arrive split over chunks: look at the stream's first three bytes.
-			for (let i = 0; this.head.length < 3 && i < chunk.length; i++) this.head.push(chunk[i]);
-			if (this.head.length === 3 || last >= 0) {
-				this.atStart = false;
-				if (this.head.length === 3 && this.head[0] === 0xef && this.head[1] === 0xbb && this.head[2] === 0xbf) this.bomBytes = 3;
-			}
-		}
-		const text = this.decoder.decode(chunk, { stream: true });
-		if (last < 0) {
+		const first = chunk.indexOf(10);
+		if (first < 0) {
+			// No line ends here: keep the bytes (outside the JS heap), decode them once the line ends.
 			this.carry.push(chunk);
 			this.carryBytes += chunk.length;
-			if (text) this.pending.push(text);
 			return;
 		}
-		let b = 0;
-		let s = 0;
-		for (;;) {
-			const nl = text.indexOf('\n', s);
-			if (nl < 0) break;
-			const bnl = chunk.indexOf(10, b);
-			let line: string;
-			if (this.pending.length > 0) {
-				this.pending.push(text.slice(s, nl));
-				line = this.pending.join('');
-				this.pending = [];
-			} else line = text.slice(s, nl);
-			let bytes = this.carryBytes + bnl - b;
-			if (this.lineNo === 0) bytes -= this.bomBytes;
+		let from = 0;
+		if (this.carryBytes > 0) {
+			// The line begun in earlier chunks: its bytes are decoded once, as one piece.
+			this.carry.push(chunk.subarray(0, first));
+			const run = concatBytes(this.carry, this.carryBytes + first);
+			this.carry = [];
 			this.carryBytes = 0;
-			this.take(this.readLine(line, bytes, true));
-			s = nl + 1;
-			b = bnl + 1;
+			this.take(this.readLine(this.decodeRun(run), run.length - this.bomOf(run), true));
+			from = first + 1;
 		}
-		if (s < text.length) this.pending.push(s === 0 ? text : text.slice(s));
-		this.carry = b < chunk.length ? [chunk.subarray(b)] : [];
-		this.carryBytes = chunk.length - b;
+		const last = chunk.lastIndexOf(10);
+		if (last >= from) {
+			const run = chunk.subarray(from, last + 1);
+			const bom = this.bomOf(run);
+			const text = this.decodeRun(run);
+			let b = bom;
+			let s = 0;
+			for (;;) {
+				const nl = text.indexOf('\n', s);
+				if (nl < 0) break;
+				const bnl = run.indexOf(10, b);
+				this.take(this.readLine(text.slice(s, nl), bnl - b, true));
+				s = nl + 1;
+				b = bnl + 1;
+			}
+		}
+		if (last + 1 < chunk.length) {
+			this.carry.push(chunk.subarray(last + 1));
+			this.carryBytes = chunk.length - last - 1;
+		}
+	}
+
+	/** 3 when run starts the stream with a UTF-8 BOM (dropped from line 1), else 0. */
+	private bomOf(run: Uint8Array): number {
+		return this.lineNo === 0 && isBom(run) ? 3 : 0;
+	}
+
+	/** Text of bytes that end at a line end (or the stream's end): no character is cut. */
+	private decodeRun(run: Uint8Array): string {
+		const bom = this.bomOf(run);
+		return this.decoder.decode(bom ? run.subarray(bom) : run);
 	}
 
 	private pushText(chunk: string, counted = false): void {
@@ -228,14 +236,8 @@ export class RecordReader {
 	private tail(): { text: string; bytes: number } | null {
 		if (this.mode === 'bytes') {
 			if (this.carryBytes === 0) return null;
-			let run = concatBytes(this.carry, this.carryBytes);
-			let bytes = run.length;
-			if (this.lineNo === 0 && isBom(run)) {
-				run = run.subarray(3);
-				bytes -= 3;
-			}
-			// A fresh decoder on the carried bytes gives what the stream decoder would give at its end.
-			return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(run), bytes };
+			const run = concatBytes(this.carry, this.carryBytes);
+			return { text: this.decodeRun(run), bytes: run.length - this.bomOf(run) };
 		}
 		// A byte chunk decoded in text mode may leave an incomplete character in textDecoder;
 		// a throwaway copy of the state is not possible, so it is flushed only by finish().
