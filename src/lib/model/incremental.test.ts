@@ -364,7 +364,9 @@ const lineArb = fc.record({
 	dupUuid: fc.boolean(),
 });
 
-function sessionText(specs: fc.RecordValue<typeof lineArb>[]): string[] {
+type LineSpec = typeof lineArb extends fc.Arbitrary<infer T> ? T : never;
+
+function sessionText(specs: LineSpec[]): string[] {
 	const out: string[] = [];
 	const uuids: string[] = [];
 	let t = 0;

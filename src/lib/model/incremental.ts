@@ -125,9 +125,9 @@ export class IncrementalBuilder {
 	 */
 	append(role: AppendRole, file: string, bytes: Uint8Array | string): void {
 		let f = this.files.get(file);
-		if (!f) {
-			f = { reader: new RecordReader(file), taken: 0 };
-			this.files.set(file, f);
+		if (!f || this.roleOf(file) === null) {
+			// new, or a transcript a later setTranscriptOrder left out: it (re)joins as the leaf
+			if (!f) this.files.set(file, (f = { reader: new RecordReader(file), taken: 0 }));
 			if (role === 'transcript') this.transcripts.push(file);
 			else if (role === 'states') this.setSingle('states', file);
 			else this.setSingle('postal', file);
