@@ -3,12 +3,13 @@
 // newline is read, and a multi-byte character split across byte chunks decodes correctly.
 //
 // Bytes: newlines are found on the bytes (a "\n" byte never occurs inside a multi-byte UTF-8
-// sequence), and each chunk's run of complete lines is decoded with ONE TextDecoder call. The
-// bytes after a chunk's last "\n" are carried as bytes (outside the JS heap) and decoded once,
-// when their line ends; a line spread over many chunks is never held as partial strings.
-// Cutting the stream just after a "\n" never changes what a UTF-8 decoder produces, so decoding
-// per run equals decoding the whole stream. Each line's byte length comes from the byte
-// positions, so no per-line re-encoding is needed.
+// sequence) and each line is decoded on its own, once: line strings are small and die young,
+// where a decoded whole chunk (a large object) would linger until a full collection and raise
+// the peak heap. The bytes after a chunk's last "\n" are carried as bytes (outside the JS
+// heap) and decoded when their line ends; a line spread over many chunks is never held as
+// partial strings. Cutting the stream just after a "\n" never changes what a UTF-8 decoder
+// produces, so decoding per line equals decoding the whole stream. A line's byte length is its
+// byte span, so no re-encoding is needed.
 //
 // Files still being written: snapshot() returns the records so far plus the unterminated tail
 // read as a last line (what finish() would give now) without consuming it, so a live reader can
@@ -120,20 +121,13 @@ export class RecordReader {
 			from = first + 1;
 		}
 		const last = chunk.lastIndexOf(10);
-		if (last >= from) {
-			const run = chunk.subarray(from, last + 1);
-			const bom = this.bomOf(run);
-			const text = this.decodeRun(run);
-			let b = bom;
-			let s = 0;
-			for (;;) {
-				const nl = text.indexOf('\n', s);
-				if (nl < 0) break;
-				const bnl = run.indexOf(10, b);
-				this.take(this.readLine(text.slice(s, nl), bnl - b, true));
-				s = nl + 1;
-				b = bnl + 1;
-			}
+		for (let b = from; b <= last; ) {
+			// One decode per line: each line's text is a small, short-lived string (a whole
+			// chunk's text would be a large object that lingers until a full collection).
+			const nl = chunk.indexOf(10, b);
+			const line = chunk.subarray(b, nl);
+			this.take(this.readLine(this.decodeRun(line), line.length - this.bomOf(line), true));
+			b = nl + 1;
 		}
 		if (last + 1 < chunk.length) {
 			this.carry.push(chunk.subarray(last + 1));
@@ -146,7 +140,7 @@ export class RecordReader {
 		return this.lineNo === 0 && isBom(run) ? 3 : 0;
 	}
 
-	/** Text of bytes that end at a line end (or the stream's end): no character is cut. */
+	/** Text of one line's bytes (or the stream's last bytes): no character is cut. */
 	private decodeRun(run: Uint8Array): string {
 		const bom = this.bomOf(run);
 		return this.decoder.decode(bom ? run.subarray(bom) : run);
