@@ -9,7 +9,7 @@
 //             grouped again. Valid only for the shape live sessions append all the time; every
 //             condition is checked per line BEFORE anything is changed (see fastLine), else:
 //   rebuilt   the stages run again over the records already read (no parsing): a rewind or
-//             branch, a compaction, a duplicate uuid, a line that a earlier line pointed at, a
+//             branch, a compaction, a duplicate uuid, a line an earlier line pointed at, a
 //             new or reordered candidate file, a postal row, a queued prompt, a line out of
 //             time order, a message id or tool id an off-path line holds, …;
 //   snapshot  some file ends in an unterminated line that parses as a record (e.g. a finished
