@@ -4,9 +4,13 @@
 //   baseline  the same chunks decoded, split into lines, JSON.parse of each line;
 //   model     the same chunks through RecordReader, then buildSession (viewer mode) for the main
 //             transcript with its state log and for every subagent transcript.
-// It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.6) and, from a
+// It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.3) and, from a
 // child process that runs the model phase alone streaming from disk as the app does, peak V8 heap
-// over the input size (target < 4). Targets print PASS or MISS; a miss does not fail the process.
+// over the input size (target ≤ 1.5). Then appends (issue 8): the main transcript minus its last
+// turn is built with an IncrementalBuilder (untimed); 20 consecutive 1 KB appends, then 5 of
+// 100 KB, each followed by build(), and (to another such build) the whole last turn at once are
+// timed against a whole parse of the same files (main transcript + state log). appendRatio1k is
+// the 1 KB appends' median over the whole parse's (target ≤ 0.02). Targets print PASS or MISS; a miss does not fail the process.
 // The last line of output is one JSON object.
 //
 //   npm run bench [-- --mb 100 --seed 1 --runs 5 --chunk 1048576]
@@ -18,13 +22,14 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { RecordReader, buildSession } from '../src/lib/model/index.ts';
+import { IncrementalBuilder, RecordReader, buildSession, readRecords } from '../src/lib/model/index.ts';
 import type { FileRecords } from '../src/lib/model/index.ts';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../..');
 const GENERATOR = '../shared/bench/gen-session.mjs'; // relative to the repo root (shared/ sits beside the repo in CI)
-const RATIO_TARGET = 1.6;
-const HEAP_TARGET = 4;
+const RATIO_TARGET = 1.3;
+const HEAP_TARGET = 1.5;
+const APPEND_TARGET = 0.02;
 
 // ── Arguments ────────────────────────────────────────────────────────────────────────────────
 
@@ -193,6 +198,77 @@ function measureHeap(files: BenchFiles, chunk: number): { peakBytes: number; ret
 	return { peakBytes: Math.round(Math.max(peak, traced) - base), retained, maxRss };
 }
 
+// ── Appends: a built session grows by 1 KB, 100 KB, one turn ────────────────────────────────
+
+interface AppendResult { wholeMs: number[]; wholeBytes: number; kinds: { name: string; bytes: number; ms: number[]; paths: string[] }[] }
+
+async function appendBench(files: BenchFiles, source: Source, runs: number, gc: () => void): Promise<AppendResult> {
+	const gather = async (file: string) => {
+		const chunks: Uint8Array[] = [];
+		for await (const c of source(file)) chunks.push(c);
+		return chunks;
+	};
+	const mainChunks = await gather(files.main);
+	const stateChunks = files.states ? await gather(files.states) : [];
+	const main = Buffer.concat(mainChunks);
+	const name = files.main.split('/').pop()!;
+	const statesName = files.states ? 'states/' + files.states.split('/').pop()! : null;
+	const wholeParse = () => buildSession(
+		{ transcripts: [readRecords(name, mainChunks)], states: statesName ? readRecords(statesName, stateChunks) : null },
+		{ compat: 'viewer' }
+	);
+	// The last turn starts at the line of its trigger.
+	const turns = wholeParse().session.turns;
+	const trigger = [...turns].reverse().find((t) => t.trigger?.uuid)?.trigger?.uuid;
+	const at = trigger ? main.indexOf(`"uuid":"${trigger}"`) : -1;
+	const cut = at < 0 ? main.length : main.lastIndexOf(10, at) + 1;
+	const kinds = [
+		{ name: '1 KB', bytes: 1024, times: 20 },
+		{ name: '100 KB', bytes: 100 * 1024, times: 5 },
+		{ name: 'one turn', bytes: main.length - cut, times: 1 }
+	].map((k) => ({ ...k, ms: [] as number[], paths: [] as string[] }));
+	const based = (end: number) => {
+		const b = new IncrementalBuilder({ compat: 'viewer' });
+		for (let i = 0; i < end; i += 1 << 20) b.append('transcript', name, main.subarray(i, Math.min(end, i + (1 << 20))));
+		if (statesName) for (const c of stateChunks) b.append('states', statesName, c);
+		b.build();
+		return b;
+	};
+	/** Appends k.times pieces of k.bytes from `at` (each followed by build()), timing each. */
+	const timeAppends = (b: IncrementalBuilder, k: (typeof kinds)[number], at: number, keep: boolean): number => {
+		for (let i = 0; i < k.times; i++, at += k.bytes) {
+			const t0 = performance.now();
+			b.append('transcript', name, main.subarray(at, at + k.bytes));
+			b.build();
+			if (keep) {
+				k.ms.push(performance.now() - t0);
+				k.paths.push(b.change.path);
+			}
+		}
+		return at;
+	};
+	// Warm-up of the append path's code on a small session (the whole parse had its warm-up round).
+	const smallCut = main.lastIndexOf(10, Math.min(main.length - 1, 4 << 20)) + 1;
+	timeAppends(based(smallCut), kinds[0], smallCut, false);
+	const wholeMs: number[] = [];
+	const appendRuns = Math.min(runs, 3);
+	for (let r = 0; r < appendRuns; r++) {
+		gc();
+		const t = performance.now();
+		wholeParse();
+		wholeMs.push(performance.now() - t);
+		// Consecutive 1 KB appends (as a follower reads them), then 100 KB ones, to one built session;
+		// the whole last turn to another.
+		let b = based(cut);
+		gc();
+		timeAppends(b, kinds[1], timeAppends(b, kinds[0], cut, true), true);
+		b = based(cut);
+		gc();
+		timeAppends(b, kinds[2], cut, true);
+	}
+	return { wholeMs, wholeBytes: main.length + stateChunks.reduce((n, c) => n + c.length, 0), kinds };
+}
+
 // ── Main ─────────────────────────────────────────────────────────────────────────────────────
 
 const median = (xs: number[]): number => {
@@ -200,6 +276,10 @@ const median = (xs: number[]): number => {
 	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const fmt = (n: number, d = 1) => n.toFixed(d);
+const spread = (xs: number[]): string => {
+	const s = [...xs].sort((a, b) => a - b);
+	return `${fmt(s[0])} / ${fmt(s[Math.min(s.length - 1, Math.floor(s.length * 0.9))])} / ${fmt(s[s.length - 1])} (${s.length})`;
+};
 const pad = (s: string, n: number) => s.padEnd(n);
 
 async function main(): Promise<void> {
@@ -265,6 +345,10 @@ async function main(): Promise<void> {
 	const heap = modelError ? { error: 'model failed' } : measureHeap(files, chunk);
 	const heapRatio = 'peakBytes' in heap ? heap.peakBytes / files.bytes : NaN;
 	const verdict = (ok: boolean, measured: boolean) => (!measured ? 'n/a ' : ok ? 'PASS' : 'MISS');
+	const appends = modelError ? null : await appendBench(files, source, runs, gc);
+	const wholeMainMs = appends ? median(appends.wholeMs) : NaN;
+	const appendMs = (name: string) => (appends ? median(appends.kinds.find((k) => k.name === name)!.ms) : NaN);
+	const appendRatio1k = appendMs('1 KB') / wholeMainMs;
 
 	const best = (xs: number[]) => (xs.length ? fmt(Math.min(...xs), 0) : '-');
 	const rows = [
@@ -288,9 +372,19 @@ async function main(): Promise<void> {
 		`info  cpu-time ratio model/baseline ${modelError ? '-' : fmt(cpuRatio, 2)} (median CPU ms ${fmt(median(cpu.baseline), 0)} vs ${modelError ? '-' : fmt(median(cpu.model), 0)}, all threads; no target)\n`
 	);
 	process.stdout.write(
-		`${verdict(heapRatio < HEAP_TARGET, 'peakBytes' in heap)}  peak heap ${'peakBytes' in heap ? `${fmt(heap.peakBytes / 1e6)} MB = ${fmt(heapRatio, 2)}× input` : '-'} (target < ${HEAP_TARGET}×)` +
+		`${verdict(heapRatio <= HEAP_TARGET, 'peakBytes' in heap)}  peak heap ${'peakBytes' in heap ? `${fmt(heap.peakBytes / 1e6)} MB = ${fmt(heapRatio, 2)}× input` : '-'} (target ≤ ${HEAP_TARGET}×)` +
 			('maxRss' in heap ? `; retained after GC ${fmt(heap.retained / 1e6)} MB = ${fmt(heap.retained / files.bytes, 2)}×; child max RSS ${fmt(heap.maxRss / 1e6)} MB` : '') + '\n'
 	);
+	if (appends) {
+		const arows = [
+			['append to the built session, then build()', 'bytes', 'median ms', '× whole parse', 'path', 'min / p90 / max ms (n)'],
+			['whole parse (main transcript + state log)', String(appends.wholeBytes), fmt(wholeMainMs, 0), '1', '-', spread(appends.wholeMs)],
+			...appends.kinds.map((k) => [k.name, String(k.bytes), fmt(median(k.ms), 1), fmt(median(k.ms) / wholeMainMs, 4), [...new Set(k.paths)].join(','), spread(k.ms)])
+		];
+		const aw = arows[0].map((_, c) => Math.max(...arows.map((r) => r[c].length)) + 2);
+		process.stdout.write('\n' + arows.map((r) => r.map((cell, c) => pad(cell, aw[c])).join('').trimEnd()).join('\n') + '\n');
+		process.stdout.write(`${verdict(appendRatio1k <= APPEND_TARGET, true)}  1 KB append / whole parse ${fmt(appendRatio1k, 4)} (target ≤ ${APPEND_TARGET})\n`);
+	}
 	const summary = {
 		bench: 'model-node',
 		node: process.version,
@@ -314,7 +408,15 @@ async function main(): Promise<void> {
 		peakHeapRatio: 'peakBytes' in heap ? Number(fmt(heapRatio, 3)) : null,
 		retainedHeapBytes: 'peakBytes' in heap ? heap.retained : null,
 		heapTarget: HEAP_TARGET,
-		heapPass: 'peakBytes' in heap ? heapRatio < HEAP_TARGET : null,
+		heapPass: 'peakBytes' in heap ? heapRatio <= HEAP_TARGET : null,
+		wholeMainMs: appends ? Math.round(wholeMainMs) : null,
+		append1kMs: appends ? Number(fmt(appendMs('1 KB'), 2)) : null,
+		append100kMs: appends ? Number(fmt(appendMs('100 KB'), 2)) : null,
+		appendTurnMs: appends ? Number(fmt(appendMs('one turn'), 2)) : null,
+		appendTurnBytes: appends ? appends.kinds[2].bytes : null,
+		appendRatio1k: appends ? Number(fmt(appendRatio1k, 4)) : null,
+		appendRatioTarget: APPEND_TARGET,
+		appendPass: appends ? appendRatio1k <= APPEND_TARGET : null,
 		modelError
 	};
 	process.stdout.write(JSON.stringify(summary) + '\n');

@@ -11,3 +11,5 @@ export { splitInlineSidechains } from './sidechains.ts';
 export { sessionMeta, titleOf, sortNewestFirst, TITLE_MAX } from './session-meta.ts';
 export { loadSessions, loadText, readFileRecords, readHead, contentHash, WEB_JSON_MAX } from './load-files.ts';
 export { webJsonRecords } from './web-json.ts';
+export { LiveSession } from './live-session.ts';
+export type { LiveBuild, LiveRole } from './live-session.ts';

@@ -32,27 +32,30 @@ export function accountReaderIssues(ctx: Ctx, files: (FileRecords | null | undef
 /** Lists every transcript line without an atom or issue in offPath or metadata. */
 export function placeRemainingLines(ctx: Ctx, table: LineTable, lineVerdict: Uint8Array): OffPathLine[] {
 	const offPath: OffPathLine[] = [];
-	const { place, reason } = table;
-	for (const L of table.lines) {
-		const p = place[L.seq];
-		if (p === PLACE_ATOM || p === PLACE_ISSUE) continue;
-		const file = ctx.files[L.fi];
-		if (p === PLACE_OFF) {
-			offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: reason[L.seq] ?? 'off-path' });
-			continue;
-		}
-		const vd = L.uuid !== null ? lineVerdict[L.seq] : 0;
-		if (vd === V_REWIND || vd === V_CLEAR || vd === V_SIDECHAIN || vd === V_DUPLICATE) {
-			offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: VERDICT_NAME[vd] });
-			continue;
-		}
-		const m: MetadataLine = { file, line: L.rec.line, type: metaType(L), uuid: L.uuid, t: Number.isNaN(L.t) ? null : L.t };
-		const why = reason[L.seq];
-		if (why) m.reason = why;
-		if (ctx.viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type) || L.type === 'system')) m.value = L.v;
-		ctx.metadata.push(m);
-	}
+	for (const L of table.lines) placeLine(ctx, table, lineVerdict, L, offPath);
 	return offPath;
+}
+
+/** The home of one line without an atom or issue: offPath (pushed to `offPath`) or ctx.metadata. */
+export function placeLine(ctx: Ctx, table: LineTable, lineVerdict: Uint8Array, L: Line, offPath: OffPathLine[]): void {
+	const { place, reason } = table;
+	const p = place[L.seq];
+	if (p === PLACE_ATOM || p === PLACE_ISSUE) return;
+	const file = ctx.files[L.fi];
+	if (p === PLACE_OFF) {
+		offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: reason[L.seq] ?? 'off-path' });
+		return;
+	}
+	const vd = L.uuid !== null ? lineVerdict[L.seq] : 0;
+	if (vd === V_REWIND || vd === V_CLEAR || vd === V_SIDECHAIN || vd === V_DUPLICATE) {
+		offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: VERDICT_NAME[vd] });
+		return;
+	}
+	const m: MetadataLine = { file, line: L.rec.line, type: metaType(L), uuid: L.uuid, t: Number.isNaN(L.t) ? null : L.t };
+	const why = reason[L.seq];
+	if (why) m.reason = why;
+	if (ctx.viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type) || L.type === 'system')) m.value = L.v;
+	ctx.metadata.push(m);
 }
 
 function metaType(L: Line): string {

@@ -28,6 +28,22 @@ export class AtomSink {
 		}
 	}
 
+	/** A line's atom as emitLine would store it, without placing the line (a re-emitted atom). */
+	lineAtom(L: Line, a: Atom): Atom {
+		return withViewerFields(this.ctx, L, a);
+	}
+
+	/** Sort key of atoms[i]: the line's read order, or IDLE_SEQ + t for synthetic atoms. */
+	seqOf(i: number): number {
+		return this.seqs[i];
+	}
+
+	/** Drops the atoms from index n on (synthetic atoms recomputed by incremental.ts). */
+	truncate(n: number): void {
+		this.atoms.length = n;
+		this.seqs.length = n;
+	}
+
 	/** A synthetic atom (orphan reply, idle) from a state row. */
 	emitSynthetic(a: Atom, seq: number): void {
 		this.push(a, seq);

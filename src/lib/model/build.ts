@@ -47,19 +47,50 @@ import { AtomSink } from './atom-sink.ts';
 import { authorContext } from './authors.ts';
 import { fileStem, type Ctx } from './build-context.ts';
 import { emitAbsorbed } from './absorbed.ts';
-import { emitKeptLines } from './emit.ts';
+import { emitKeptLines, type EmitEnv } from './emit.ts';
 import { buildGraph, chooseLeaf, repairStitches } from './graph.ts';
 import { flagUuidlessContent, LineTexts, readLines } from './line-table.ts';
 import { runPrePasses } from './pre-passes.ts';
-import { emitIdle, emitOrphanReplies, landedTexts, leafOverrideTime, readStateRows } from './state-log.ts';
+import { emitIdle, emitOrphanReplies, landedTexts, leafOverrideTime, readStateRows, type StateRow } from './state-log.ts';
 import { groupTurns } from './turns.ts';
-import type { Issue, ParseInput, ParseOptions, ParseResult } from './types.ts';
+import type { Issue, OffPathLine, ParseInput, ParseOptions, ParseResult } from './types.ts';
 
 export function buildSession(input: ParseInput, opts: ParseOptions = {}): ParseResult {
 	try {
 		return build(input, opts);
 	} catch (e) {
 		return failed(input, opts, e);
+	}
+}
+
+/**
+ * The stages' state after one build, for incremental.ts to extend with appended lines. Marks
+ * are ctx.issues / ctx.metadata lengths at the end of stages, so the lists can be cut into the
+ * parts each stage adds to (an appended line adds to several parts, not just the end).
+ */
+export interface BuildInternals {
+	env: EmitEnv;
+	leaf: number;
+	verdict: Uint8Array;
+	landed: Set<string>;
+	rows: StateRow[];
+	/** sink.atoms[0, lineAtoms) are the atoms of lines; the rest are synthetic (state rows) */
+	lineAtoms: number;
+	/** ctx.issues length after: reader issues, graph + active path, uuid-less lines, pre-passes, kept-line emission, absorbed prompts, state rows */
+	issueMarks: number[];
+	/** ctx.metadata length after: postal rows, state rows */
+	metaMarks: number[];
+	offPath: OffPathLine[];
+}
+
+/** buildSession, also returning its internals (null when the build failed). */
+export function buildSessionKeeping(input: ParseInput, opts: ParseOptions = {}): { result: ParseResult; internals: BuildInternals | null } {
+	let internals: BuildInternals | null = null;
+	try {
+		const result = build(input, opts, (x) => (internals = x));
+		return { result, internals };
+	} catch (e) {
+		return { result: failed(input, opts, e), internals: null };
 	}
 }
 
@@ -87,12 +118,14 @@ function failed(input: ParseInput, opts: ParseOptions, e: unknown): ParseResult 
 	};
 }
 
-function build(input: ParseInput, opts: ParseOptions): ParseResult {
+function build(input: ParseInput, opts: ParseOptions, keep?: (x: BuildInternals) => void): ParseResult {
 	const transcripts = input.transcripts ?? [];
 	const leafFsid = fileStem(transcripts.length ? transcripts[transcripts.length - 1].file : '');
 	const ctx = newContext(opts, transcripts.map((f) => f.file), leafFsid);
 	accountReaderIssues(ctx, [...transcripts, input.states ?? null, input.postal ?? null]);
+	const issueMarks = [ctx.issues.length];
 	const authors = authorContext(ctx, input.postal);
+	const metaMarks = [ctx.metadata.length];
 
 	// Lines, uuid graph, leaf, stitch repair, active path and kept set.
 	const table = readLines(transcripts);
@@ -100,25 +133,34 @@ function build(input: ParseInput, opts: ParseOptions): ParseResult {
 	const leaf = chooseLeaf(ctx, table.lines, graph);
 	repairStitches(table.lines, graph);
 	const verdict = lineVerdicts(ctx, table.lines, graph, leaf);
+	issueMarks.push(ctx.issues.length);
 	flagUuidlessContent(ctx, table);
+	issueMarks.push(ctx.issues.length);
 
 	// Pre-passes, then atoms: kept lines (file order), absorbed prompts.
 	const texts = new LineTexts(ctx, table.lines.length);
 	const pre = runPrePasses(ctx.viewer, table.lines, verdict, texts);
+	issueMarks.push(ctx.issues.length);
 	const sink = new AtomSink(ctx, table);
 	const env = { ctx, table, graph, pre, texts, authors, sink };
 	emitKeptLines(env);
+	issueMarks.push(ctx.issues.length);
 	emitAbsorbed(env, verdict);
+	issueMarks.push(ctx.issues.length);
 
 	// State log: landed texts, orphan replies, idle spans.
 	const landed = landedTexts(table.lines);
 	const rows = readStateRows(ctx, input.states);
+	issueMarks.push(ctx.issues.length);
+	metaMarks.push(ctx.metadata.length);
+	const lineAtoms = sink.atoms.length;
 	emitOrphanReplies(ctx, sink, rows, landed.landed, leafOverrideTime(ctx, table.lines, graph));
 	emitIdle(ctx, sink, rows);
 
 	// Order, turns, and the home of every line left.
 	const turns = groupTurns(sink.ordered(), ctx.rompUuid);
 	const offPath = placeRemainingLines(ctx, table, verdict);
+	keep?.({ env, leaf, verdict, landed: landed.landed, rows, lineAtoms, issueMarks, metaMarks, offPath });
 	return {
 		session: { rompUuid: ctx.rompUuid, name: opts.name || ctx.rompUuid, dir: opts.dir ?? '', color: '#888888', leafFsid, landedTextUuids: landed.sorted, turns },
 		issues: ctx.issues,

@@ -9,6 +9,7 @@ import { AtomSink, baseAtom, normMessage } from './atom-sink.ts';
 import { PLACE_NONE, type Ctx, type Line, type LineTable } from './build-context.ts';
 import { resolvedParent, type Graph } from './graph.ts';
 import type { LineTexts } from './line-table.ts';
+import type { Atom } from './types.ts';
 import type { PrePasses } from './pre-passes.ts';
 
 /** What the emitting stages read: the line table, graph, pre-pass results, and the sink. */
@@ -23,16 +24,19 @@ export interface EmitEnv {
 }
 
 export function emitKeptLines(env: EmitEnv): void {
-	const place = env.table.place;
-	for (const L of env.pre.keptLines) {
-		if (place[L.seq] !== PLACE_NONE) continue;
-		if (L.type === 'assistant') emitAssistant(env, L);
-		else if (L.type === 'user') emitUser(env, L);
-		else if (L.type === 'system') emitSystem(env, L);
-	}
+	for (const L of env.pre.keptLines) emitKeptLine(env, L);
 }
 
-function emitAssistant(env: EmitEnv, L: Line): void {
+/** The atom (or skip reason) of one kept line not placed yet. */
+export function emitKeptLine(env: EmitEnv, L: Line): void {
+	if (env.table.place[L.seq] !== PLACE_NONE) return;
+	if (L.type === 'assistant') env.sink.emitLine(L, assistantAtom(env, L));
+	else if (L.type === 'user') emitUser(env, L);
+	else if (L.type === 'system') emitSystem(env, L);
+}
+
+/** An assistant line's atom (before the sink adds the viewer fields); no side effects. */
+export function assistantAtom(env: EmitEnv, L: Line): Atom {
 	const v = L.v;
 	const a = baseAtom(env.ctx, L, 'assistant');
 	a.message = normMessage(v.message, 'assistant');
@@ -45,7 +49,7 @@ function emitAssistant(env: EmitEnv, L: Line): void {
 		a.isApiError = true;
 		if (Number.isInteger(v.apiErrorStatus) && typeof v.apiErrorStatus === 'number') a.apiErrorStatus = v.apiErrorStatus;
 	}
-	env.sink.emitLine(L, a);
+	return a;
 }
 
 function emitSystem(env: EmitEnv, L: Line): void {

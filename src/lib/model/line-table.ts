@@ -5,7 +5,7 @@
 // uuid-less content lines into issues.
 import { blocksText, isObj } from './text.ts';
 import { parseTimestamp } from './timestamp.ts';
-import type { FileRecords } from './types.ts';
+import type { FileRecords, LineRecord } from './types.ts';
 import { PLACE_ISSUE, str, type Ctx, type Line, type LineTable } from './build-context.ts';
 
 export function readLines(transcripts: FileRecords[]): LineTable {
@@ -19,29 +19,37 @@ export function readLines(transcripts: FileRecords[]): LineTable {
 	return { lines, place: new Uint8Array(n), reason: new Array(n) };
 }
 
+/** The last timestamp read in a file: lines without one take it (NaN before the first). */
+export interface FileClock {
+	t: number;
+	ms: number;
+}
+
 /** Appends one file's records; a line without a parseable timestamp takes the previous one. */
 function readFile(lines: Line[], fi: number, f: FileRecords): void {
-	let lastT = NaN;
-	let lastMs = NaN;
-	for (const rec of f.records) {
-		const v = rec.value;
-		const type = typeof v.type === 'string' ? v.type : '';
-		const uuid = str(v.uuid);
-		const pt = parseTimestamp(v.timestamp);
-		let t: number, ms: number, tsProblem: string | null = null;
-		if (pt) {
-			t = pt.t;
-			ms = pt.ms;
-			lastT = t;
-			lastMs = ms;
-			if (pt.warn) tsProblem = pt.warn;
-		} else {
-			t = lastT;
-			ms = lastMs;
-			tsProblem = v.timestamp === undefined || v.timestamp === null ? 'missing' : `unparseable ${JSON.stringify(v.timestamp).slice(0, 60)}`;
-		}
-		lines.push({ seq: lines.length, fi, rec, v, type, uuid, t, ms, tsProblem });
+	const clock: FileClock = { t: NaN, ms: NaN };
+	for (const rec of f.records) lines.push(lineOf(rec, fi, lines.length, clock));
+}
+
+/** One record as a Line (seq = its index in read order), advancing the file's clock. */
+export function lineOf(rec: LineRecord, fi: number, seq: number, clock: FileClock): Line {
+	const v = rec.value;
+	const type = typeof v.type === 'string' ? v.type : '';
+	const uuid = str(v.uuid);
+	const pt = parseTimestamp(v.timestamp);
+	let t: number, ms: number, tsProblem: string | null = null;
+	if (pt) {
+		t = pt.t;
+		ms = pt.ms;
+		clock.t = t;
+		clock.ms = ms;
+		if (pt.warn) tsProblem = pt.warn;
+	} else {
+		t = clock.t;
+		ms = clock.ms;
+		tsProblem = v.timestamp === undefined || v.timestamp === null ? 'missing' : `unparseable ${JSON.stringify(v.timestamp).slice(0, 60)}`;
 	}
+	return { seq, fi, rec, v, type, uuid, t, ms, tsProblem };
 }
 
 /** Lines before the file's first timestamp take the first one that follows. */
@@ -58,14 +66,16 @@ function fillLeadingTimes(lines: Line[], firstOfFile: number): void {
 
 /** Content lines without a uuid can never join the graph: they are (accounted) issues. */
 export function flagUuidlessContent(ctx: Ctx, table: LineTable): void {
-	for (const L of table.lines) {
-		if (L.uuid !== null) continue;
-		const sub = L.v.subtype;
-		if (L.type === 'user' || L.type === 'assistant' || (L.type === 'system' && (sub === 'compact_boundary' || sub === 'model_refusal_fallback'))) {
-			table.place[L.seq] = PLACE_ISSUE;
-			ctx.acc.issues++;
-			ctx.issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'missing-uuid', message: `${L.type} line has no uuid, so it cannot be placed in the conversation`, accounted: true });
-		}
+	for (const L of table.lines) flagUuidlessLine(ctx, table, L);
+}
+
+export function flagUuidlessLine(ctx: Ctx, table: LineTable, L: Line): void {
+	if (L.uuid !== null) return;
+	const sub = L.v.subtype;
+	if (L.type === 'user' || L.type === 'assistant' || (L.type === 'system' && (sub === 'compact_boundary' || sub === 'model_refusal_fallback'))) {
+		table.place[L.seq] = PLACE_ISSUE;
+		ctx.acc.issues++;
+		ctx.issues.push({ file: ctx.files[L.fi], line: L.rec.line, kind: 'missing-uuid', message: `${L.type} line has no uuid, so it cannot be placed in the conversation`, accounted: true });
 	}
 }
 

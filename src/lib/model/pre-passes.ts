@@ -24,6 +24,10 @@ export interface PrePasses {
 	commandPromptIds: Map<string, Set<string>>;
 	/** D1: seq of the last line of a message.id group → recovered stop_reason */
 	recovered: Map<number, string>;
+	/** the replay scan, to be fed lines that come later (incremental.ts) */
+	replayScan: ReplayScan;
+	/** D1: message.id → its group of kept assistant lines (empty in romp mode) */
+	stopGroups: Map<string, StopGroup>;
 }
 
 export function runPrePasses(viewer: boolean, lines: Line[], lineVerdict: Uint8Array, texts: LineTexts): PrePasses {
@@ -35,96 +39,111 @@ export function runPrePasses(viewer: boolean, lines: Line[], lineVerdict: Uint8A
 		keptLines.push(L);
 	}
 	const timeOrder = sorted ? keptLines : keptLines.slice().sort((a, b) => a.t - b.t || a.seq - b.seq);
-	const { replay, boundarySummary } = findReplays(timeOrder, texts);
-	const { skillIds, commandPromptIds } = collectCommandIds(keptLines, texts);
-	const recovered = viewer ? recoverStopReasons(lines, keptLines) : new Map<number, string>();
-	return { keptLines, replay, boundarySummary, skillIds, commandPromptIds, recovered };
+	const replayScan = new ReplayScan(texts);
+	for (const L of timeOrder) replayScan.feed(L);
+	const skillIds = new Set<string>();
+	const commandPromptIds = new Map<string, Set<string>>();
+	for (const L of keptLines) noteCommandIds(L, texts, skillIds, commandPromptIds);
+	const stopGroups = new Map<string, StopGroup>();
+	const recovered = viewer ? recoverStopReasons(lines, keptLines, stopGroups) : new Map<number, string>();
+	return { keptLines, replay: replayScan.replay, boundarySummary: replayScan.boundarySummary, skillIds, commandPromptIds, recovered, replayScan, stopGroups };
 }
 
 /**
  * In time order: a user line is a replay when the same (time, text) was seen before, or, right
  * after a compact boundary (before the next assistant line), when its text was seen before.
- * A compaction summary is attached to the last boundary before it.
+ * A compaction summary is attached to the last boundary before it. A scan that can be fed more
+ * lines later (incremental.ts continues it with lines that come last in time order).
  */
-function findReplays(timeOrder: Line[], texts: LineTexts): { replay: Set<number>; boundarySummary: Map<number, string> } {
-	const replay = new Set<number>();
-	const boundarySummary = new Map<number, string>();
-	let compacted = false;
-	let restoring = false;
-	let lastBoundary = -1;
-	const seenPairs = new Set<string>();
-	const seenTexts = new Set<string>();
-	for (const L of timeOrder) {
+export class ReplayScan {
+	readonly replay = new Set<number>();
+	readonly boundarySummary = new Map<number, string>();
+	private compacted = false;
+	private restoring = false;
+	private lastBoundary = -1;
+	private readonly seenPairs = new Set<string>();
+	private readonly seenTexts = new Set<string>();
+
+	constructor(private readonly texts: LineTexts) {}
+
+	feed(L: Line): void {
 		if (L.type === 'system' && L.v.subtype === 'compact_boundary') {
-			compacted = true;
-			restoring = true;
-			lastBoundary = L.seq;
+			this.compacted = true;
+			this.restoring = true;
+			this.lastBoundary = L.seq;
 		} else if (L.type === 'assistant') {
-			restoring = false;
+			this.restoring = false;
 		} else if (L.type === 'user') {
-			const text = texts.of(L);
+			const text = this.texts.of(L);
 			if (L.v.isCompactSummary === true) {
-				if (lastBoundary >= 0) boundarySummary.set(lastBoundary, cap(text, SUMMARY_CAP, '\n\n…(summary truncated)'));
-				continue;
+				if (this.lastBoundary >= 0) this.boundarySummary.set(this.lastBoundary, cap(text, SUMMARY_CAP, '\n\n…(summary truncated)'));
+				return;
 			}
-			if (L.v.isMeta === true || !text) continue;
+			if (L.v.isMeta === true || !text) return;
 			const key = L.t + '\u0000' + text;
-			if (seenPairs.has(key) || (compacted && restoring && seenTexts.has(text))) {
-				replay.add(L.seq);
+			if (this.seenPairs.has(key) || (this.compacted && this.restoring && this.seenTexts.has(text))) {
+				this.replay.add(L.seq);
 			} else {
-				seenPairs.add(key);
-				seenTexts.add(text);
+				this.seenPairs.add(key);
+				this.seenTexts.add(text);
 			}
 		}
 	}
-	return { replay, boundarySummary };
 }
 
-/** Skill tool_use ids, and the slash-command names each promptId carries. */
-function collectCommandIds(keptLines: Line[], texts: LineTexts): { skillIds: Set<string>; commandPromptIds: Map<string, Set<string>> } {
-	const skillIds = new Set<string>();
-	const commandPromptIds = new Map<string, Set<string>>();
-	for (const L of keptLines) {
-		if (L.type === 'assistant') {
-			const m = L.v.message;
-			if (isObj(m) && Array.isArray(m.content)) {
-				for (const b of m.content) if (isObj(b) && b.type === 'tool_use' && b.name === 'Skill' && typeof b.id === 'string') skillIds.add(b.id);
-			}
-		} else if (L.type === 'user') {
-			const pid = L.v.promptId;
-			if (typeof pid !== 'string' || !pid) continue;
-			const name = leadingCommandName(texts.of(L));
-			if (name === null) continue;
-			let set = commandPromptIds.get(pid);
-			if (!set) commandPromptIds.set(pid, (set = new Set()));
-			set.add(name);
+/** One kept line's Skill tool_use ids, or the slash-command name its promptId carries. */
+export function noteCommandIds(L: Line, texts: LineTexts, skillIds: Set<string>, commandPromptIds: Map<string, Set<string>>): void {
+	if (L.type === 'assistant') {
+		const m = L.v.message;
+		if (isObj(m) && Array.isArray(m.content)) {
+			for (const b of m.content) if (isObj(b) && b.type === 'tool_use' && b.name === 'Skill' && typeof b.id === 'string') skillIds.add(b.id);
 		}
+	} else if (L.type === 'user') {
+		const pid = L.v.promptId;
+		if (typeof pid !== 'string' || !pid) return;
+		const name = leadingCommandName(texts.of(L));
+		if (name === null) return;
+		let set = commandPromptIds.get(pid);
+		if (!set) commandPromptIds.set(pid, (set = new Set()));
+		set.add(name);
 	}
-	return { skillIds, commandPromptIds };
+}
+
+/** The assistant lines of one message.id: the last one (file order) and whether any holds a tool_use. */
+export interface StopGroup {
+	last: number;
+	toolUse: boolean;
+}
+
+/** Adds a kept assistant line to its message.id group (groups: message.id → StopGroup). */
+export function noteStopGroup(groups: Map<string, StopGroup>, L: Line): StopGroup | null {
+	if (L.type !== 'assistant') return null;
+	const m = L.v.message;
+	if (!isObj(m) || typeof m.id !== 'string') return null;
+	let g = groups.get(m.id);
+	if (!g) groups.set(m.id, (g = { last: L.seq, toolUse: false }));
+	g.last = L.seq;
+	if (Array.isArray(m.content)) for (const b of m.content) if (isObj(b) && b.type === 'tool_use') g.toolUse = true;
+	return g;
+}
+
+/** D1: the stop_reason recovered for a group's last line, or null when it has one / none applies. */
+export function recoveredStop(lines: Line[], g: StopGroup): string | null {
+	const m = lines[g.last].v.message as Obj;
+	if (m.stop_reason !== null && m.stop_reason !== undefined) return null;
+	if (g.toolUse) return 'tool_use';
+	const c = m.content;
+	const lastBlock = Array.isArray(c) && c.length ? c[c.length - 1] : null;
+	return isObj(lastBlock) && lastBlock.type === 'text' ? 'end_turn' : null;
 }
 
 /** viewer (D1): recover null stop_reason per message.id (last line of the group in file order). */
-function recoverStopReasons(lines: Line[], keptLines: Line[]): Map<number, string> {
+function recoverStopReasons(lines: Line[], keptLines: Line[], groups: Map<string, StopGroup>): Map<number, string> {
 	const recovered = new Map<number, string>();
-	const groups = new Map<string, { last: number; toolUse: boolean }>();
-	for (const L of keptLines) {
-		if (L.type !== 'assistant') continue;
-		const m = L.v.message;
-		if (!isObj(m) || typeof m.id !== 'string') continue;
-		let g = groups.get(m.id);
-		if (!g) groups.set(m.id, (g = { last: L.seq, toolUse: false }));
-		g.last = L.seq;
-		if (Array.isArray(m.content)) for (const b of m.content) if (isObj(b) && b.type === 'tool_use') g.toolUse = true;
-	}
+	for (const L of keptLines) noteStopGroup(groups, L);
 	for (const g of groups.values()) {
-		const m = lines[g.last].v.message as Obj;
-		if (m.stop_reason !== null && m.stop_reason !== undefined) continue;
-		if (g.toolUse) recovered.set(g.last, 'tool_use');
-		else {
-			const c = m.content;
-			const lastBlock = Array.isArray(c) && c.length ? c[c.length - 1] : null;
-			if (isObj(lastBlock) && lastBlock.type === 'text') recovered.set(g.last, 'end_turn');
-		}
+		const r = recoveredStop(lines, g);
+		if (r !== null) recovered.set(g.last, r);
 	}
 	return recovered;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordReader, readRecords, utf8Length } from './reader.ts';
 
@@ -86,5 +87,23 @@ describe('RecordReader', () => {
 		const bytes = new Uint8Array([...enc.encode('{"a":"'), 0xff, 0xfe, ...enc.encode('"}\n')]);
 		const r = readRecords('f.jsonl', chunked(bytes, 1));
 		expect(r.records[0].value).toEqual({ a: '\ufffd\ufffd' });
+	});
+	it('snapshot() after any chunk equals finish() over the bytes so far, and reading goes on', () => {
+		const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(TEXT + '{"d":"é"}\r\n[1]\n{"e":'), 0xe6, 0x95]);
+		fc.assert(
+			fc.property(fc.array(fc.integer({ min: 1, max: bytes.length }), { maxLength: 12 }), (cuts) => {
+				const points = [...new Set(cuts)].sort((a, b) => a - b);
+				const r = new RecordReader('f.jsonl');
+				let prev = 0;
+				for (const p of [...points, bytes.length]) {
+					const piece = bytes.subarray(prev, p);
+					r.push(piece);
+					prev = p;
+					expect(r.snapshot()).toEqual(readRecords('f.jsonl', [bytes.slice(0, p)]));
+				}
+				expect(r.finish()).toEqual(readRecords('f.jsonl', [bytes]));
+			}),
+			{ seed: 3, numRuns: 200 },
+		);
 	});
 });

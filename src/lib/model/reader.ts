@@ -1,10 +1,19 @@
 // RecordReader: turns a stream of byte or string chunks into JSON line records plus issues.
-// Built for finished files read whole (not for tailing a live file): a UTF-8 BOM is dropped,
-// CRLF is accepted, blank lines are skipped, a final line without a newline is read, and a
-// multi-byte character split across byte chunks decodes correctly (TextDecoder stream mode).
-// Bytes are decoded once per chunk; lines are found by scanning the decoded text for "\n".
-// A line's byte length comes from the matching "\n" positions in the byte chunk (a "\n" byte
-// never occurs inside a multi-byte UTF-8 sequence), so no per-line re-encoding is needed.
+// A UTF-8 BOM is dropped, CRLF is accepted, blank lines are skipped, a final line without a
+// newline is read, and a multi-byte character split across byte chunks decodes correctly.
+//
+// Bytes: newlines are found on the bytes (a "\n" byte never occurs inside a multi-byte UTF-8
+// sequence) and each line is decoded on its own, once: line strings are small and die young,
+// where a decoded whole chunk (a large object) would linger until a full collection and raise
+// the peak heap. The bytes after a chunk's last "\n" are carried as bytes (outside the JS
+// heap) and decoded when their line ends; a line spread over many chunks is never held as
+// partial strings. Cutting the stream just after a "\n" never changes what a UTF-8 decoder
+// produces, so decoding per line equals decoding the whole stream. A line's byte length is its
+// byte span, so no re-encoding is needed.
+//
+// Files still being written: snapshot() returns the records so far plus the unterminated tail
+// read as a last line (what finish() would give now) without consuming it, so a live reader can
+// be read again after more bytes arrive; earlier lines are never re-read (see incremental.ts).
 import type { FileRecords, Issue, LineRecord } from './types.ts';
 
 /** UTF-8 byte length of a JS string (lone surrogates count as 3, like TextEncoder's U+FFFD). */
@@ -34,22 +43,43 @@ function snippet(s: string): string {
 	return s.length > 80 ? JSON.stringify(s.slice(0, 80)) + '…' : JSON.stringify(s);
 }
 
+function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
+	if (parts.length === 1) return parts[0];
+	const out = new Uint8Array(total);
+	let at = 0;
+	for (const p of parts) {
+		out.set(p, at);
+		at += p.length;
+	}
+	return out;
+}
+
+const isBom = (b: Uint8Array): boolean => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+
+/** One line read: a record, an issue, or nothing (blank). */
+type LineOutcome = { record: LineRecord } | { issue: Issue } | null;
+
 export class RecordReader {
 	readonly file: string;
-	private decoder = new TextDecoder('utf-8');
+	/** Decodes whole-line runs, never mid-character, so each call may start afresh; the BOM is dropped by hand. */
+	private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+	/** 'bytes' or 'text': the kind of the first chunk; the other kind is converted to it. */
+	private mode: 'bytes' | 'text' | null = null;
+	/** bytes mode: the bytes after the last "\n" seen (only snapshot() decodes them again) */
+	private carry: Uint8Array[] = [];
+	private carryBytes = 0;
+	/** the decoded text after the last "\n" seen (both modes) */
 	private pending: string[] = [];
-	private pendingBytes = 0;
+	/** text mode: decodes byte chunks pushed into a text-mode reader */
+	private textDecoder: TextDecoder | null = null;
+	/** Nothing decoded yet: a BOM at the front of the stream is still to be dropped. */
+	private atStart = true;
 	private lineNo = 0;
 	private totalBytes = 0;
 	private nonBlank = 0;
 	private records: LineRecord[] = [];
 	private issues: Issue[] = [];
-	private started = false;
 	private finished = false;
-	private sawBytes = false;
-	/** Byte-mode BOM: TextDecoder drops it from the text, so line 1's byte count must too. */
-	private bomBytes = 0;
-	private head: number[] = [];
 
 	constructor(file: string) {
 		this.file = file;
@@ -57,116 +87,209 @@ export class RecordReader {
 
 	push(chunk: Uint8Array | string): void {
 		if (this.finished) throw new Error('RecordReader: push after finish');
-		if (typeof chunk === 'string') {
-			if (!this.started && chunk.length > 0) {
-				this.started = true;
-				if (chunk.charCodeAt(0) === 0xfeff) {
-					this.totalBytes += 3;
-					chunk = chunk.slice(1);
-				}
-			}
-			this.totalBytes += utf8Length(chunk);
-			this.consumeText(chunk, null);
+		if (chunk.length === 0) return;
+		if (this.mode === null) this.mode = typeof chunk === 'string' ? 'text' : 'bytes';
+		if (this.mode === 'bytes') {
+			this.pushBytes(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+		} else if (typeof chunk === 'string') {
+			this.pushText(chunk);
+		} else {
+			this.totalBytes += chunk.length; // counted here: the decoded text is not re-measured
+			this.textDecoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
+			const text = this.textDecoder.decode(chunk, { stream: true });
+			if (text) this.pushText(text, true);
+		}
+	}
+
+	private pushBytes(chunk: Uint8Array): void {
+		this.totalBytes += chunk.length;
+		const first = chunk.indexOf(10);
+		if (first < 0) {
+			// No line ends here: keep the bytes (outside the JS heap), decode them once the line ends.
+			this.carry.push(chunk);
+			this.carryBytes += chunk.length;
 			return;
 		}
-		if (chunk.length === 0) return;
-		this.started = true;
-		this.sawBytes = true;
-		for (let i = 0; this.head.length < 3 && i < chunk.length; i++) {
-			this.head.push(chunk[i]);
-			if (this.head.length === 3 && this.head[0] === 0xef && this.head[1] === 0xbb && this.head[2] === 0xbf) this.bomBytes = 3;
+		let from = 0;
+		if (this.carryBytes > 0) {
+			// The line begun in earlier chunks: its bytes are decoded once, as one piece.
+			this.carry.push(chunk.subarray(0, first));
+			const run = concatBytes(this.carry, this.carryBytes + first);
+			this.carry = [];
+			this.carryBytes = 0;
+			this.take(this.readLine(this.decodeRun(run), run.length - this.bomOf(run), true));
+			from = first + 1;
 		}
-		this.totalBytes += chunk.length;
-		const text = this.decoder.decode(chunk, { stream: true });
-		this.consumeText(text, chunk);
+		const last = chunk.lastIndexOf(10);
+		for (let b = from; b <= last; ) {
+			// One decode per line: each line's text is a small, short-lived string (a whole
+			// chunk's text would be a large object that lingers until a full collection).
+			const nl = chunk.indexOf(10, b);
+			const line = chunk.subarray(b, nl);
+			this.take(this.readLine(this.decodeRun(line), line.length - this.bomOf(line), true));
+			b = nl + 1;
+		}
+		if (last + 1 < chunk.length) {
+			this.carry.push(chunk.subarray(last + 1));
+			this.carryBytes = chunk.length - last - 1;
+		}
 	}
 
-	/** Split decoded text at "\n". With bytes given, line byte lengths come from the byte chunk. */
-	private consumeText(text: string, bytes: Uint8Array | null): void {
-		let start = 0;
-		let bytePos = 0; // byte index in `bytes` just after the previous "\n"
-		for (;;) {
-			const nl = text.indexOf('\n', start);
-			if (nl < 0) break;
-			let lineBytes: number;
-			if (bytes) {
-				const bnl = bytes.indexOf(10, bytePos);
-				lineBytes = this.pendingBytes + (bnl - bytePos);
-				bytePos = bnl + 1;
-			} else {
-				lineBytes = -1;
+	/** 3 when run starts the stream with a UTF-8 BOM (dropped from line 1), else 0. */
+	private bomOf(run: Uint8Array): number {
+		return this.lineNo === 0 && isBom(run) ? 3 : 0;
+	}
+
+	/** Text of one line's bytes (or the stream's last bytes): no character is cut. */
+	private decodeRun(run: Uint8Array): string {
+		const bom = this.bomOf(run);
+		return this.decoder.decode(bom ? run.subarray(bom) : run);
+	}
+
+	private pushText(chunk: string, counted = false): void {
+		if (this.atStart) {
+			this.atStart = false;
+			if (chunk.charCodeAt(0) === 0xfeff) {
+				if (!counted) this.totalBytes += 3;
+				chunk = chunk.slice(1);
 			}
+		}
+		if (!counted) this.totalBytes += utf8Length(chunk);
+		const last = chunk.lastIndexOf('\n');
+		if (last < 0) {
+			if (chunk) this.pending.push(chunk);
+			return;
+		}
+		let s = 0;
+		for (;;) {
+			const nl = chunk.indexOf('\n', s);
+			if (nl < 0) break;
 			let line: string;
 			if (this.pending.length > 0) {
-				this.pending.push(text.slice(start, nl));
+				this.pending.push(chunk.slice(s, nl));
 				line = this.pending.join('');
 				this.pending = [];
-			} else {
-				line = text.slice(start, nl);
-			}
-			if (lineBytes < 0) lineBytes = utf8Length(line);
-			this.pendingBytes = 0;
-			this.handleLine(line, lineBytes, true);
-			start = nl + 1;
+			} else line = chunk.slice(s, nl);
+			this.take(this.readLine(line, utf8Length(line), true));
+			s = nl + 1;
 		}
-		if (start < text.length) {
-			this.pending.push(start === 0 ? text : text.slice(start));
-		}
-		if (bytes) this.pendingBytes += bytes.length - bytePos;
+		if (s < chunk.length) this.pending.push(chunk.slice(s));
 	}
 
-	private handleLine(raw: string, bytes: number, terminated: boolean): void {
+	private take(o: LineOutcome): void {
+		if (o === null) return;
+		if ('record' in o) this.records.push(o.record);
+		else this.issues.push(o.issue);
+	}
+
+	/** Reads the next physical line (advancing the line number). */
+	private readLine(raw: string, bytes: number, terminated: boolean): LineOutcome {
 		this.lineNo++;
-		if (this.lineNo === 1 && this.bomBytes) bytes -= this.bomBytes;
+		const o = this.lineOutcome(this.lineNo, raw, bytes, terminated);
+		if (o !== null) this.nonBlank++;
+		return o;
+	}
+
+	private lineOutcome(lineNo: number, raw: string, bytes: number, terminated: boolean): LineOutcome {
 		let line = raw;
 		if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) {
 			line = line.slice(0, -1);
 			bytes -= 1;
 		}
-		if (line.length === 0 || isBlank(line)) return;
-		this.nonBlank++;
+		if (line.length === 0 || isBlank(line)) return null;
 		let value: unknown;
 		try {
 			value = JSON.parse(line);
 		} catch (e) {
-			const kind = terminated ? 'invalid-json' : 'truncated-line';
 			const why = e instanceof Error ? e.message : String(e);
-			this.issues.push({
-				file: this.file,
-				line: this.lineNo,
-				kind,
-				message: terminated
-					? `line is not valid JSON (${why}): ${snippet(line)}`
-					: `last line has no newline and is not valid JSON (truncated write?): ${snippet(line)}`,
-			});
-			return;
+			return {
+				issue: {
+					file: this.file,
+					line: lineNo,
+					kind: terminated ? 'invalid-json' : 'truncated-line',
+					message: terminated
+						? `line is not valid JSON (${why}): ${snippet(line)}`
+						: `last line has no newline and is not valid JSON (truncated write?): ${snippet(line)}`,
+				},
+			};
 		}
 		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-			this.issues.push({
-				file: this.file,
-				line: this.lineNo,
-				kind: 'not-object',
-				message: `line is valid JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
-			});
-			return;
+			return {
+				issue: {
+					file: this.file,
+					line: lineNo,
+					kind: 'not-object',
+					message: `line is valid JSON but not an object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
+				},
+			};
 		}
-		this.records.push({ line: this.lineNo, value: value as Record<string, unknown>, bytes });
+		return { record: { line: lineNo, value: value as Record<string, unknown>, bytes } };
+	}
+
+	/** The unterminated last line as it stands (text and UTF-8 bytes), or null. */
+	private tail(): { text: string; bytes: number } | null {
+		if (this.mode === 'bytes') {
+			if (this.carryBytes === 0) return null;
+			const run = concatBytes(this.carry, this.carryBytes);
+			return { text: this.decodeRun(run), bytes: run.length - this.bomOf(run) };
+		}
+		// A byte chunk decoded in text mode may leave an incomplete character in textDecoder;
+		// a throwaway copy of the state is not possible, so it is flushed only by finish().
+		const text = this.pending.join('');
+		return text ? { text, bytes: utf8Length(text) } : null;
+	}
+
+	private emptyIssue(): Issue[] {
+		return this.totalBytes === 0 ? [{ file: this.file, line: null, kind: 'empty-file', message: 'file is empty' }] : [];
+	}
+
+	/**
+	 * The file as finish() would return it now, without ending the stream: the unterminated
+	 * tail is read as the last line but kept, so later pushes continue it. The arrays returned
+	 * are copies only when the tail or an empty-file issue adds to them.
+	 */
+	snapshot(): FileRecords {
+		if (this.finished) return this.finish();
+		const t = this.tail();
+		const o = t ? this.lineOutcome(this.lineNo + 1, t.text, t.bytes, false) : null;
+		const empty = this.emptyIssue();
+		return {
+			file: this.file,
+			bytes: this.totalBytes,
+			lines: this.nonBlank + (o ? 1 : 0),
+			records: o && 'record' in o ? [...this.records, o.record] : this.records,
+			issues: o && 'issue' in o ? [...this.issues, o.issue, ...empty] : empty.length ? [...this.issues, ...empty] : this.issues,
+		};
+	}
+
+	/** Records of complete lines read so far (a live view: it grows as lines complete). */
+	get completeRecords(): readonly LineRecord[] {
+		return this.records;
+	}
+
+	/** Issues of complete lines so far (a live view). */
+	get completeIssues(): readonly Issue[] {
+		return this.issues;
+	}
+
+	/** Non-blank complete lines so far. */
+	get completeLines(): number {
+		return this.nonBlank;
 	}
 
 	finish(): FileRecords {
 		if (!this.finished) {
 			this.finished = true;
-			const tail = this.decoder.decode();
-			if (tail) this.pending.push(tail);
-			if (this.pending.length > 0) {
-				const line = this.pending.join('');
-				this.pending = [];
-				const bytes = this.sawBytes ? this.pendingBytes : utf8Length(line);
-				this.handleLine(line, bytes, false);
+			if (this.mode === 'text' && this.textDecoder) {
+				const rest = this.textDecoder.decode();
+				if (rest) this.pending.push(rest);
 			}
-			if (this.totalBytes === 0) {
-				this.issues.push({ file: this.file, line: null, kind: 'empty-file', message: 'file is empty' });
-			}
+			const t = this.tail();
+			this.carry = [];
+			this.carryBytes = 0;
+			this.pending = [];
+			if (t) this.take(this.readLine(t.text, t.bytes, false));
+			this.issues.push(...this.emptyIssue());
 		}
 		return {
 			file: this.file,

@@ -40,14 +40,15 @@ function noteKeptLine(ids: KeptIds, L: Line): void {
  * rescued tool_use line makes its later results rescuable.
  */
 export function rescueRewoundSideBranches(lines: Line[], verdict: Uint8Array, keptUuid: (u: string) => boolean): void {
-	const ids: KeptIds = { msgIds: new Set(), toolIds: new Set(), answered: new Set() };
+	// Most sessions have no rewound line at all: check that before collecting the kept ids.
 	let any = false;
+	for (let i = 0; i < lines.length && !any; i++) any = verdict[i] === V_REWIND;
+	if (!any) return;
+	const ids: KeptIds = { msgIds: new Set(), toolIds: new Set(), answered: new Set() };
 	for (const L of lines) {
 		const vd = verdict[L.seq];
 		if (vd === V_ACTIVE || vd === V_KEPT) noteKeptLine(ids, L);
-		else if (vd === V_REWIND) any = true;
 	}
-	if (!any) return;
 	const rescued = new Set<string>();
 	for (const L of lines) {
 		if (verdict[L.seq] !== V_REWIND || L.uuid === null) continue;
