@@ -56,6 +56,17 @@ const CORPUS_SCENARIOS: Scenario[] = filesUnder(CORPUS)
 		return { name: rel, sources: [{ role: 'transcript', file: rel, bytes: readFileSync(abs) }], order: [rel], opts: { subagent: basename(abs).startsWith('agent-') } };
 	});
 
+/** The model's own shape fixtures (resumed files that copy each other's tails, queued prompts of
+ *  every shape): the files of a case, in name order, leaf last. */
+const MODEL_FIXTURES = resolve(__dirname, '../../../fixtures/model');
+const SHAPE_SCENARIOS: Scenario[] = readdirSync(MODEL_FIXTURES)
+	.filter((d) => statSync(join(MODEL_FIXTURES, d)).isDirectory())
+	.map((d) => {
+		const files = readdirSync(join(MODEL_FIXTURES, d)).filter((f) => f.endsWith('.jsonl')).sort();
+		return { name: d, sources: files.map((f) => ({ role: 'transcript' as const, file: f, bytes: readFileSync(join(MODEL_FIXTURES, d, f)) })), order: files, opts: {} };
+	})
+	.filter((s) => s.sources.length > 0);
+
 /** buildSession over the first `upto[i]` bytes of each source that has been appended to. */
 function wholeParse(s: Scenario, upto: Map<string, number>, compat: Compat): ParseResult {
 	const read = (src: Src | undefined) => (src && upto.has(src.file) ? readRecords(src.file, [src.bytes.subarray(0, upto.get(src.file))]) : null);
@@ -170,6 +181,13 @@ describe('IncrementalBuilder equals a whole parse after any appends', () => {
 		it(`pack: ${s.name}`, () => {
 			for (const compat of ['romp', 'viewer'] as const) {
 				fc.assert(fc.property(planArb(s.sources.length), (plan) => void runPlan(s, compat, plan)), { numRuns: 12, seed: 8 });
+			}
+		});
+	}
+	for (const s of SHAPE_SCENARIOS) {
+		it(`model shapes: ${s.name}`, () => {
+			for (const compat of ['romp', 'viewer'] as const) {
+				fc.assert(fc.property(planArb(s.sources.length), (plan) => void runPlan(s, compat, plan)), { numRuns: 20, seed: 8 });
 			}
 		});
 	}
