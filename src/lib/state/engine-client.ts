@@ -34,7 +34,9 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
       timeline: async (...a) => engine.timeline(...a),
-      issues: async (...a) => engine.issues(...a)
+      issues: async (...a) => engine.issues(...a),
+      search: async (...a) => engine.search(...a),
+      cancelSearch: async (...a) => engine.cancelSearch(...a)
     };
     return { api, inWorker: false };
   }

@@ -8,6 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import { fieldsOfRows, runSearch, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
@@ -21,6 +22,8 @@ export class Engine {
   #sessions = new Map<string, Entry>();
   #generation = 0;
   #abort: AbortController | null = null;
+  #searchGeneration = 0;
+  #searchData = new WeakMap<Entry, { fields: SearchField[]; folded: FoldedTexts }>();
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
@@ -68,7 +71,9 @@ export class Engine {
   findAtomRow(key: string, atomUuid: string): number {
     const rows = this.#rows(key);
     if (!rows) return -1;
-    return rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+    const index = rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+    // An atom of a subagent transcript sits inside its delegation row (search lands there).
+    return index >= 0 ? index : (this.#searchFields(key)?.fields.find((f) => f.atomUuid === atomUuid)?.row ?? -1);
   }
 
   /** One shared timeline for the given sessions (all loaded sessions when keys is empty). */
@@ -89,6 +94,38 @@ export class Engine {
     return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
   }
 
+  /**
+   * Searches the given sessions (all loaded ones when `keys` is empty). A newer search (a higher
+   * generation) or cancelSearch stops this one between slices; hits stream to `onBatch`.
+   */
+  async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
+    this.#searchGeneration = generation;
+    const picked = keys.length ? keys.filter((k) => this.#sessions.has(k)) : [...this.#sessions.keys()];
+    return runSearch(
+      request,
+      picked.map((key) => ({ key, fields: () => this.#searchFields(key) })),
+      { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
+    );
+  }
+
+  /** Stops the search in flight (the field was cleared or closed). */
+  cancelSearch(generation: number): void {
+    if (generation >= this.#searchGeneration) this.#searchGeneration = generation + 1;
+  }
+
+  #searchFields(key: string): { fields: SearchField[]; folded: FoldedTexts } | null {
+    const entry = this.#builtEntry(key);
+    if (!entry?.rows) return null;
+    let data = this.#searchData.get(entry);
+    if (!data) this.#searchData.set(entry, (data = { fields: fieldsOfRows(entry.rows), folded: [] }));
+    return data;
+  }
+
+  /** A session with its chat rows built: the one door search uses to reach sessions. */
+  #builtEntry(key: string): Entry | null {
+    return this.#rows(key) ? (this.#sessions.get(key) ?? null) : null;
+  }
+
   #rows(key: string): ChatRow[] | null {
     const entry = this.#sessions.get(key);
     if (!entry) return null;
@@ -97,6 +134,18 @@ export class Engine {
     });
     return entry.rows;
   }
+}
+
+/** Lets queued messages (a newer query) run; a MessageChannel hop is not clamped like setTimeout. */
+function yieldToEvents(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 function summarize(s: LoadedSession): SessionSummary {

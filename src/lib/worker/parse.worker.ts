@@ -11,7 +11,9 @@ const api = {
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
   timeline: engine.timeline.bind(engine),
-  issues: engine.issues.bind(engine)
+  issues: engine.issues.bind(engine),
+  search: engine.search.bind(engine),
+  cancelSearch: engine.cancelSearch.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;
