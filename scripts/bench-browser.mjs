@@ -6,8 +6,12 @@
 //   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
-//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
-// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
+//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
+//   search    on the open session: building its searchable text (the field's focus does it),
+//             then 20 queries of 1–3 common words typed into the field: time from the input
+//             event to the first hit drawn and to the complete count; a one-hit string likewise.
+// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
+// search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
@@ -108,6 +112,7 @@ async function main() {
       const sorted = deltas.slice(1).sort((a, b) => a - b);
       return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
     });
+    const search = await benchSearch(page, mainFile);
     // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     const reopens = [];
@@ -141,6 +146,14 @@ async function main() {
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
       timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
+      searchBuildMs: Math.round(search.build.ms),
+      searchBuildRatio: +(search.build.ms / load).toFixed(3),
+      searchChars: search.build.chars,
+      searchFields: search.build.fields,
+      searchFirstP95Ms: +search.firstP95.toFixed(1),
+      searchCompleteP95Ms: +search.completeP95.toFixed(1),
+      searchRareMs: +search.rare.complete.toFixed(1),
+      searchRareFirstMs: +search.rare.first.toFixed(1),
       runs: RUNS
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
@@ -151,10 +164,88 @@ async function main() {
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
+    console.log(`  search text build (on field focus)  ${result.searchBuildMs} ms for ${result.searchFields} fields, ${(result.searchChars / 1e6).toFixed(1)} M chars = ${(result.searchBuildRatio * 100).toFixed(1)} % of load (target ≤ 10 %)   ${verdict(result.searchBuildRatio <= 0.1)}`);
+    console.log(`  search, 20 common 1–3 word queries  first hit p95 ${result.searchFirstP95Ms} ms (target ≤ 50)   ${verdict(result.searchFirstP95Ms <= 50)}; complete count p95 ${result.searchCompleteP95Ms} ms (target ≤ 200)   ${verdict(result.searchCompleteP95Ms <= 200)}`);
+    console.log(`  search, a one-hit string            ${result.searchRareMs} ms to the complete count (target ≤ 50)   ${verdict(result.searchRareMs <= 50)}`);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
   }
+}
+
+const SEARCH_QUERIES = [
+  'parse', 'thread', 'cache', 'fixture', 'worker', 'the parser', 'chunk', 'naïve', 'tree reads', 'keyed',
+  'truncated', 'line', 'index', 'builds stays', 'hash line', 'group', 'transcript', 'the raw has', 'fails', 'stays thread naïve'
+];
+
+/** Search on the open session through the real field: time to the first hit drawn and to the complete count. */
+async function benchSearch(page, mainFile) {
+  const build = await page.evaluate(() => window.__loupe.prepareSearch('session'));
+  const timeQuery = (q) =>
+    page.evaluate(async (q) => {
+      const input = document.querySelector('input[type=search]');
+      const type = (v) => {
+        input.value = v;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      };
+      type('');
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      const done = () => {
+        const c = document.querySelector('[data-search-count]')?.textContent ?? '';
+        return /^\s*[\d,]+ results?/.test(c) && !c.includes('searching') ? Number(c.replace(/,/g, '').match(/\d+/)[0]) : null;
+      };
+      return new Promise((resolve) => {
+        let first = null;
+        const t0 = performance.now();
+        const check = () => {
+          const now = performance.now() - t0;
+          if (first === null && document.querySelector('[data-search-hit]')) first = now;
+          const total = done();
+          if (total !== null) {
+            obs.disconnect();
+            resolve({ first: first ?? now, complete: now, total });
+          }
+        };
+        const obs = new MutationObserver(check);
+        obs.observe(document.querySelector('.app'), { childList: true, subtree: true, characterData: true });
+        type(q);
+      });
+    }, q);
+  await page.locator('input[type=search]').focus();
+  const runs = [];
+  for (const q of SEARCH_QUERIES) runs.push(await timeQuery(q));
+  const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+  // A one-hit string: a slice of a prompt that the engine finds exactly once.
+  const prompts = [];
+  for (const line of readFileSync(mainFile, 'utf8').split('\n')) {
+    if (!line.includes('"promptSource"')) continue;
+    try {
+      const c = JSON.parse(line).message?.content;
+      if (typeof c === 'string' && c.length > 80) prompts.push(c);
+    } catch { /* not a line to use */ }
+    if (prompts.length > 400) break;
+  }
+  let rare = null;
+  for (const p of prompts.slice(Math.floor(prompts.length / 2))) {
+    const q = p.slice(20, 70).trim();
+    const r = await page.evaluate((q) => window.__loupe.search(q), q);
+    if (r.total === 1) {
+      rare = await timeQuery(q);
+      break;
+    }
+  }
+  await page.evaluate(() => {
+    const input = document.querySelector('input[type=search]');
+    input.value = '';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  return {
+    build,
+    firstP95: p95(runs.map((r) => r.first)),
+    completeP95: p95(runs.map((r) => r.complete)),
+    totals: runs.map((r) => r.total),
+    rare: rare ?? { first: NaN, complete: NaN, total: 0 }
+  };
 }
 
 /** Runs in the page: a blob worker reads the picked file in chunks, splits lines, JSON.parses each. */

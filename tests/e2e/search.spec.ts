@@ -1,7 +1,8 @@
 // Issue 10: search — the field, hits, landing (collapsed output, subagent), options, errors,
 // next / previous, another session, #q= links, Ctrl+F, and window.__loupe.search.
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, pickFolder, waitCached } from './helpers';
+import { join } from 'node:path';
+import { openApp, pickFiles, pickFolder, waitCached } from './helpers';
 import { writeSearchProject } from './search-fixture';
 
 const field = (page: Page) => page.locator('input[type=search]');
@@ -138,4 +139,24 @@ test('a #q= link opens the session with the search run', async ({ page }) => {
   await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
   await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', 'a-r1');
   await expect(page.locator('main').getByText(/OUTPUT-ONLY-QUOKKA 17/)).toBeVisible();
+});
+
+test('"everything cached" finds a session that is not loaded and opens it from the cache', async ({ page }) => {
+  const dir = writeSearchProject();
+  await openApp(page);
+  await pickFiles(page, [join(dir, 'sess-b.jsonl')]);
+  await waitCached(page);
+  await pickFiles(page, [join(dir, 'sess-a.jsonl')]);
+  await waitCached(page);
+  await expect(page.locator('main[data-session-key*="sess-a"]')).toBeVisible();
+  await searchFor(page, 'narwhal', 0);
+  await page.getByLabel('Search scope').selectOption('cached');
+  await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
+  const hit = page.locator('[data-search-hit]');
+  await expect(hit).toHaveAttribute('data-session-key', /sess-b/);
+  await hit.click();
+  await expect(page.locator('main[data-session-key*="sess-b"]')).toBeVisible();
+  await expect(page.locator('main [data-search-landed]')).toContainText('NARWHAL');
+  const viaHook = await page.evaluate(() => (window as unknown as { __loupe: { search: (q: string, o?: object) => Promise<{ total: number }> } }).__loupe.search('quokka', { scope: 'cached' }));
+  expect(viaHook.total).toBe(1);
 });

@@ -3,14 +3,15 @@
 // the older one between slices and batches of a stale generation are ignored here. Landing on a
 // hit goes through the Navigator (opens the session, writes `#s=…&a=…&q=…`), then opens what
 // holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
-import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome } from '../view/search/index.ts';
+import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
+import { openCache, type SessionCache } from '../store/session-cache.ts';
 import type { SessionSummary } from '../worker/protocol.ts';
 import type { ChatUi } from './ChatUi.svelte.ts';
 import { engineClient, proxied } from './engine-client.ts';
 import type { Navigator } from './Navigator.svelte.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
-export type SearchScopeName = 'session' | 'project' | 'loaded';
+export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached';
 export type { FieldAuthor, FieldKind, SearchHit };
 
 export interface SearchFilters {
@@ -57,6 +58,7 @@ export class Search {
 
   #generation = 0;
   #markSeq = 0;
+  #cache: Promise<SessionCache | null> | null = null;
   private viewer: Viewer;
   private nav: Navigator;
   private ui: ChatUi;
@@ -82,7 +84,7 @@ export class Search {
     this.error = null;
     let hits: SearchHit[] = [];
     let first = true;
-    const { api, inWorker } = await engineClient();
+    const { inWorker } = await engineClient();
     if (stale()) return;
     const onBatch = proxied((b: SearchBatch) => {
       if (stale()) return;
@@ -97,7 +99,7 @@ export class Search {
       this.total = b.total;
       this.progress = { done: b.sessionsDone, total: b.sessionsTotal };
     }, inWorker);
-    const out = await api.search(generation, this.#request(), this.#keys(), onBatch);
+    const out = await this.#call(generation, this.#request(), this.scope, onBatch);
     if (stale()) return;
     this.running = false;
     if (!out.ok) {
@@ -108,7 +110,11 @@ export class Search {
       this.current = -1;
       return;
     }
-    this.hits = out.hits;
+    // The batches delivered the hits; a query without any still replaces the previous list.
+    if (first) {
+      this.hits = [];
+      this.current = -1;
+    }
     this.total = out.total;
     this.truncated = out.truncated;
     this.ms = out.ms;
@@ -117,11 +123,10 @@ export class Search {
   /** The automation hook (window.__loupe.search): same engine, every hit, no UI change. */
   async automation(query: string, opts: SearchOptions & { scope?: SearchScopeName } = {}): Promise<AutomationResult> {
     const started = performance.now();
-    const { api } = await engineClient();
     const { scope, ...options } = opts;
     // Its own generation space would cancel the field's query; it runs as the newest query instead.
     const generation = ++this.#generation;
-    const out: SearchOutcome = await api.search(generation, { query, options, maxHits: AUTOMATION_MAX_HITS }, this.#keys(scope ?? 'session'), undefined);
+    const out: SearchOutcome = await this.#call(generation, { query, options, maxHits: AUTOMATION_MAX_HITS }, scope ?? 'session', undefined);
     if (this.query.trim()) queueMicrotask(() => void this.run());
     if (!out.ok) throw new Error(out.error);
     return {
@@ -130,6 +135,12 @@ export class Search {
       ms: performance.now() - started,
       firstMs: out.firstMs
     };
+  }
+
+  /** Builds the scope's searchable text before the first keystroke (the field got focus). */
+  async prepare(scope: SearchScopeName = this.scope): Promise<{ fields: number; chars: number; ms: number }> {
+    const { api } = await engineClient();
+    return api.prepareSearch(this.#keys(scope));
   }
 
   setQuery(q: string): void {
@@ -166,6 +177,11 @@ export class Search {
     if (!hit) return false;
     this.current = i;
     this.nav.query = this.query;
+    // A hit in a cached session that is not loaded opens it first (as Recent sessions would).
+    if (!this.viewer.sessions.some((s) => s.key === hit.sessionKey)) {
+      await this.viewer.load({ kind: 'cached', key: hit.sessionKey });
+      if (this.viewer.state !== 'ready') return false;
+    }
     const ok = await this.nav.land(hit.sessionKey, hit.atomUuid, how);
     if (ok) this.#reveal(i);
     return ok;
@@ -211,15 +227,35 @@ export class Search {
     const tools = this.filters.tools.split(',').map((t) => t.trim()).filter(Boolean);
     return {
       query: this.query,
+      streamOnly: true,
       options: { ...this.options },
       scope: { authors: [...this.filters.authors], kinds: [...this.filters.kinds], tools }
     };
   }
 
+  /** One query to the engine: loaded sessions directly, or every cached session through the cache. */
+  async #call(generation: number, request: SearchRequest, scope: SearchScopeName, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
+    const { api, inWorker } = await engineClient();
+    if (scope !== 'cached') return api.search(generation, request, this.#keys(scope), onBatch);
+    const cache = await this.#openCache();
+    const cachedKeys = cache ? (await cache.list()).map((m) => m.key) : [];
+    const keys = [...new Set([...this.viewer.sessions.map((s) => s.key), ...cachedKeys])];
+    const getFiles = proxied(async (key: string) => {
+      const hit = await cache?.peek(key);
+      return hit ? hit.files.map((f) => ({ path: f.path, blob: f.blob })) : null;
+    }, inWorker);
+    return api.searchCached(generation, request, keys, getFiles, onBatch);
+  }
+
+  #openCache(): Promise<SessionCache | null> {
+    this.#cache ??= openCache().catch(() => null);
+    return this.#cache;
+  }
+
   /** Session keys for a scope ([] = every loaded session). */
   #keys(scope: SearchScopeName = this.scope): string[] {
     const v = this.viewer;
-    if (scope === 'loaded') return [];
+    if (scope === 'loaded' || scope === 'cached') return [];
     if (!v.currentKey) return [];
     if (scope === 'session') return [v.currentKey];
     const dir = projectOf(v.current);

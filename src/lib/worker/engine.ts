@@ -12,6 +12,8 @@ import { fieldsOfRows, runSearch, type FoldedTexts, type SearchBatch, type Searc
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
+/** Characters of cached (not loaded) sessions' searchable text kept between queries. */
+const CACHED_SEARCH_CHARS = 200_000_000;
 
 interface Entry {
   loaded: LoadedSession;
@@ -23,7 +25,10 @@ export class Engine {
   #generation = 0;
   #abort: AbortController | null = null;
   #searchGeneration = 0;
+  #searchAbort: AbortController | null = null;
   #searchData = new WeakMap<Entry, { fields: SearchField[]; folded: FoldedTexts }>();
+  /** Searchable text of cached sessions that are not loaded, parsed on a search's way through them. */
+  #cachedSearch = new Map<string, { fields: SearchField[]; folded: FoldedTexts; chars: number }>();
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
@@ -99,7 +104,7 @@ export class Engine {
    * generation) or cancelSearch stops this one between slices; hits stream to `onBatch`.
    */
   async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
-    this.#searchGeneration = generation;
+    this.#newSearch(generation);
     const picked = keys.length ? keys.filter((k) => this.#sessions.has(k)) : [...this.#sessions.keys()];
     return runSearch(
       request,
@@ -108,9 +113,76 @@ export class Engine {
     );
   }
 
+  /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
+  prepareSearch(keys: string[]): { fields: number; chars: number; ms: number } {
+    const started = performance.now();
+    let fields = 0;
+    let chars = 0;
+    for (const key of keys.length ? keys : [...this.#sessions.keys()]) {
+      const data = this.#searchFields(key);
+      fields += data?.fields.length ?? 0;
+      for (const f of data?.fields ?? []) chars += f.text.length;
+    }
+    return { fields, chars, ms: performance.now() - started };
+  }
+
+  /**
+   * Searches cached sessions (`keys`, most recent first): loaded ones as they are, the others
+   * parsed one at a time from the files `getFiles` reads out of the cache (the page owns the
+   * cache), so hits arrive while later sessions are still being read. Typing again aborts it.
+   */
+  async searchCached(
+    generation: number,
+    request: SearchRequest,
+    keys: string[],
+    getFiles: (key: string) => Promise<InputFile[] | null>,
+    onBatch?: (b: SearchBatch) => void
+  ): Promise<SearchOutcome> {
+    const signal = this.#newSearch(generation);
+    const loadedFirst = [...keys.filter((k) => this.#sessions.has(k)), ...keys.filter((k) => !this.#sessions.has(k))];
+    const sources = loadedFirst.map((key) => ({
+      key,
+      fields: () => (this.#sessions.has(key) ? this.#searchFields(key) : this.#cachedFields(key, getFiles, signal))
+    }));
+    return runSearch(request, sources, { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch });
+  }
+
   /** Stops the search in flight (the field was cleared or closed). */
   cancelSearch(generation: number): void {
-    if (generation >= this.#searchGeneration) this.#searchGeneration = generation + 1;
+    if (generation >= this.#searchGeneration) this.#newSearch(generation + 1);
+  }
+
+  #newSearch(generation: number): AbortSignal {
+    this.#searchGeneration = generation;
+    this.#searchAbort?.abort();
+    this.#searchAbort = new AbortController();
+    return this.#searchAbort.signal;
+  }
+
+  async #cachedFields(key: string, getFiles: (key: string) => Promise<InputFile[] | null>, signal: AbortSignal) {
+    const known = this.#cachedSearch.get(key);
+    if (known) return known;
+    const files = await getFiles(key);
+    if (!files?.length || signal.aborted) return null;
+    try {
+      const out = await loadSessions(files, { signal });
+      const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
+      if (!loaded || signal.aborted) return null;
+      const fields = fieldsOfRows(rowsOf(loaded));
+      const data = { fields, folded: [] as FoldedTexts, chars: fields.reduce((n, f) => n + f.text.length, 0) };
+      this.#cachedSearch.set(key, data);
+      let total = 0;
+      for (const d of this.#cachedSearch.values()) total += d.chars;
+      // Keep the most recently parsed sessions' text within budget; the rest is parsed again.
+      for (const [k, d] of this.#cachedSearch) {
+        if (total <= CACHED_SEARCH_CHARS || k === key) break;
+        this.#cachedSearch.delete(k);
+        total -= d.chars;
+      }
+      return data;
+    } catch {
+      return null; // an aborted or unreadable cached session is skipped, never fatal
+    }
   }
 
   #searchFields(key: string): { fields: SearchField[]; folded: FoldedTexts } | null {
@@ -129,11 +201,13 @@ export class Engine {
   #rows(key: string): ChatRow[] | null {
     const entry = this.#sessions.get(key);
     if (!entry) return null;
-    entry.rows ??= buildChatRows(entry.loaded.result.session, entry.loaded.children, {
-      metadata: entry.loaded.result.metadata
-    });
+    entry.rows ??= rowsOf(entry.loaded);
     return entry.rows;
   }
+}
+
+function rowsOf(loaded: LoadedSession): ChatRow[] {
+  return buildChatRows(loaded.result.session, loaded.children, { metadata: loaded.result.metadata });
 }
 
 /** Lets queued messages (a newer query) run; a MessageChannel hop is not clamped like setTimeout. */

@@ -13,7 +13,9 @@ const api = {
   timeline: engine.timeline.bind(engine),
   issues: engine.issues.bind(engine),
   search: engine.search.bind(engine),
-  cancelSearch: engine.cancelSearch.bind(engine)
+  cancelSearch: engine.cancelSearch.bind(engine),
+  prepareSearch: engine.prepareSearch.bind(engine),
+  searchCached: engine.searchCached.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

@@ -13,6 +13,8 @@ export interface SearchRequest {
 	scope?: SearchScope;
 	/** Most hits returned with snippets (the count goes on past it). */
 	maxHits?: number;
+	/** The caller keeps the streamed batches: the outcome carries the count only (half the copying). */
+	streamOnly?: boolean;
 }
 
 export interface SearchSource {
@@ -45,7 +47,9 @@ export interface RunHooks {
 export const DEFAULT_MAX_HITS = 1000;
 /** Work per slice before the scan yields (ms): short enough for a keystroke to cut in. */
 const SLICE_MS = 8;
-const SLICE_FIELDS = 512;
+const SLICE_FIELDS = 64;
+/** After the first hits, batches go out at most this often (each one re-renders the page's list). */
+const BATCH_MS = 60;
 
 export async function runSearch(req: SearchRequest, sources: readonly SearchSource[], hooks: RunHooks): Promise<SearchOutcome> {
 	const now = hooks.now ?? (() => performance.now());
@@ -59,10 +63,13 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 	let firstMs: number | null = null;
 	let pending: SearchHit[] = [];
 	let sliceStart = now();
+	let lastBatch = -Infinity;
 	const flush = (sessionsDone: number, done: boolean) => {
-		if (pending.length && firstMs === null) firstMs = now() - started;
+		const t = now();
+		if (pending.length && firstMs === null) firstMs = t - started;
 		hooks.onBatch?.({ hits: pending, total, sessionsDone, sessionsTotal: sources.length, done });
 		pending = [];
+		lastBatch = t;
 	};
 	for (let s = 0; s < sources.length; s++) {
 		const data = await sources[s].fields();
@@ -74,8 +81,10 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			total += counted;
 			all.push(...hits);
 			pending.push(...hits);
-			if (now() - sliceStart >= SLICE_MS) {
-				flush(s, false);
+			const t = now();
+			if (t - sliceStart >= SLICE_MS) {
+				// The first hits go out at once; later ones gather, so the page re-renders less.
+				if ((firstMs === null && pending.length) || t - lastBatch >= BATCH_MS) flush(s, false);
 				await hooks.pause();
 				if (hooks.cancelled()) return cancelled();
 				sliceStart = now();
@@ -83,7 +92,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		}
 	}
 	flush(sources.length, true);
-	return { ok: true, total, hits: all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started };
+	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started };
 }
 
 function cancelled(): SearchOutcome {
