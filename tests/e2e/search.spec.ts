@@ -22,6 +22,18 @@ async function searchFor(page: Page, q: string, total: number): Promise<void> {
   await expect(page.locator('[data-search-count]')).toHaveText(new RegExp(`^${total} result`));
 }
 
+/** Session B's prompt is found only with a wider scope; its hit opens B and marks the match. */
+async function findNarwhalIn(page: Page, scope: 'loaded' | 'cached'): Promise<void> {
+  await searchFor(page, 'narwhal', 0);
+  await page.getByLabel('Search scope').selectOption(scope);
+  await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
+  const hit = page.locator('[data-search-hit]');
+  await expect(hit).toHaveAttribute('data-session-key', /sess-b/);
+  await hit.click();
+  await expect(page.locator('main[data-session-key*="sess-b"]')).toBeVisible();
+  await expect(page.locator('main [data-search-landed]')).toContainText('NARWHAL');
+}
+
 test('a string only inside a collapsed tool output is found, and landing opens it', async ({ page }) => {
   await openProject(page);
   await expect(page.getByText('OUTPUT-ONLY-QUOKKA')).toHaveCount(0);
@@ -65,7 +77,10 @@ test('whole word and regex options, and an invalid regex is said so', async ({ p
 
 test('the count, and next / previous with Enter, Shift+Enter and F3', async ({ page }) => {
   await openProject(page);
-  await searchFor(page, 'parser', 5);
+  // The prompt, the delegation's description and result, the subagent's prompt and output, the reply.
+  await searchFor(page, 'parser', 6);
+  // Each hit is a tick on its session's timeline lane.
+  await expect(page.locator('[data-search-ticks]')).toHaveAttribute('data-search-ticks', '6');
   const hits = page.locator('[data-search-hit]');
   const atoms = await hits.evaluateAll((els) => els.map((e) => e.getAttribute('data-atom-uuid')));
   await field(page).press('Enter');
@@ -87,14 +102,19 @@ test('the count, and next / previous with Enter, Shift+Enter and F3', async ({ p
 
 test('a hit in another loaded session opens that session and lands on the atom', async ({ page }) => {
   await openProject(page);
-  await searchFor(page, 'narwhal', 0);
-  await page.getByLabel('Search scope').selectOption('loaded');
+  await findNarwhalIn(page, 'loaded');
+});
+
+test('author, kind and tool filters narrow the hits', async ({ page }) => {
+  await openProject(page);
+  await searchFor(page, 'parser', 6);
+  await page.locator('[data-search-author=subagent]').click();
+  await expect(page.locator('[data-search-count]')).toHaveText(/^3 results/);
+  await page.locator('[data-search-kind=tool-output]').click();
+  await expect(page.locator('[data-search-count]')).toHaveText(/^2 results/);
+  await page.getByLabel('Tool name').fill('grep');
   await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
-  const hit = page.locator('[data-search-hit]');
-  await expect(hit).toHaveAttribute('data-session-key', /sess-b/);
-  await hit.click();
-  await expect(page.locator('main[data-session-key*="sess-b"]')).toBeVisible();
-  await expect(page.locator('main [data-search-landed]')).toContainText('NARWHAL');
+  await expect(page.locator('[data-search-hit]')).toHaveAttribute('data-atom-uuid', 's-r1');
 });
 
 test('Ctrl+F and / focus the search field', async ({ page }) => {
@@ -149,14 +169,7 @@ test('"everything cached" finds a session that is not loaded and opens it from t
   await pickFiles(page, [join(dir, 'sess-a.jsonl')]);
   await waitCached(page);
   await expect(page.locator('main[data-session-key*="sess-a"]')).toBeVisible();
-  await searchFor(page, 'narwhal', 0);
-  await page.getByLabel('Search scope').selectOption('cached');
-  await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
-  const hit = page.locator('[data-search-hit]');
-  await expect(hit).toHaveAttribute('data-session-key', /sess-b/);
-  await hit.click();
-  await expect(page.locator('main[data-session-key*="sess-b"]')).toBeVisible();
-  await expect(page.locator('main [data-search-landed]')).toContainText('NARWHAL');
+  await findNarwhalIn(page, 'cached');
   const viaHook = await page.evaluate(() => (window as unknown as { __loupe: { search: (q: string, o?: object) => Promise<{ total: number }> } }).__loupe.search('quokka', { scope: 'cached' }));
   expect(viaHook.total).toBe(1);
 });

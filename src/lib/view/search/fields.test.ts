@@ -75,8 +75,9 @@ describe('fieldsOfRows', () => {
 		expect(deleg.kind).toBe('delegation');
 		expect(hit.opens[0].key).toBe(deleg.key);
 		expect(hit.opens.length).toBeGreaterThanOrEqual(2);
-		// The prompt is shown once, inside the child transcript.
-		expect(fields.filter((f) => f.text === 'Explore the repo for TODO markers')).toHaveLength(1);
+		// The prompt is shown once, inside the child transcript; the call keeps the description.
+		expect(fields.filter((f) => f.text.includes('Explore the repo for TODO markers'))).toHaveLength(1);
+		expect(fields.find((f) => f.kind === 'tool-call' && f.tool === 'Task')?.text).toBe('Look around');
 		expect(fields.find((f) => f.text === 'The helper found 3 markers')?.kind).toBe('tool-output');
 	});
 

@@ -102,7 +102,9 @@ function rowFields(r: ChatRow, ctx: Ctx): void {
 			const promptOpens = isLong(r.prompt) ? [...inside, { key: `${r.key}~prompt`, defaultOpen: false }] : inside;
 			const first = r.childRows?.[0];
 			const promptInChild = first?.kind === 'user' && first.text.trim() === r.prompt.trim();
-			if (!promptInChild) push(ctx, r, r.prompt, 'tool-call', 'claude', promptOpens, r.call.name);
+			// The header shows the description and agent type; the prompt shows unless the child repeats it.
+			const call = [r.description, r.agentType ?? '', promptInChild ? '' : r.prompt].filter(Boolean).join('\n');
+			push(ctx, r, call, 'tool-call', 'claude', promptInChild ? inside : promptOpens, r.call.name);
 			if (r.childRows) {
 				const child: Ctx = { row: ctx.row, opens: inside, subagent: [...ctx.subagent, r.description], out: ctx.out };
 				r.childRows.forEach((c, i) => {
