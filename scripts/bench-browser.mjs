@@ -7,11 +7,13 @@
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
-//   search    on the open session: building its searchable text (the field's focus does it),
+//   search    on the open session: building its searchable text (the field's focus does it;
+//             the heap it adds is measured in Node by scripts/bench-search-memory.ts),
 //             then 20 queries of 1–3 common words typed into the field: time from the input
 //             event to the first hit drawn and to the complete count; a one-hit string likewise.
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
-// search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load.
+// search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load,
+// search memory ≤ 0.5× the searchable text.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
@@ -113,6 +115,7 @@ async function main() {
       return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
     });
     const search = await benchSearch(page, mainFile);
+    const mem = searchMemory(mainFile);
     // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     const reopens = [];
@@ -152,8 +155,12 @@ async function main() {
       searchFields: search.build.fields,
       searchFirstP95Ms: +search.firstP95.toFixed(1),
       searchCompleteP95Ms: +search.completeP95.toFixed(1),
+      searchFirstMedianMs: +search.firstMedian.toFixed(1),
+      searchCompleteMedianMs: +search.completeMedian.toFixed(1),
       searchRareMs: +search.rare.complete.toFixed(1),
       searchRareFirstMs: +search.rare.first.toFixed(1),
+      searchMemoryBytes: mem.addedBytes,
+      searchMemoryRatio: +(mem.addedBytes / mem.chars).toFixed(2),
       runs: RUNS
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
@@ -165,12 +172,20 @@ async function main() {
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  search text build (on field focus)  ${result.searchBuildMs} ms for ${result.searchFields} fields, ${(result.searchChars / 1e6).toFixed(1)} M chars = ${(result.searchBuildRatio * 100).toFixed(1)} % of load (target ≤ 10 %)   ${verdict(result.searchBuildRatio <= 0.1)}`);
-    console.log(`  search, 20 common 1–3 word queries  first hit p95 ${result.searchFirstP95Ms} ms (target ≤ 50)   ${verdict(result.searchFirstP95Ms <= 50)}; complete count p95 ${result.searchCompleteP95Ms} ms (target ≤ 200)   ${verdict(result.searchCompleteP95Ms <= 200)}`);
+    console.log(`  search, 20 common 1–3 word queries  first hit p95 ${result.searchFirstP95Ms} ms (target ≤ 50)   ${verdict(result.searchFirstP95Ms <= 50)}; complete count p95 ${result.searchCompleteP95Ms} ms (target ≤ 200)   ${verdict(result.searchCompleteP95Ms <= 200)}; medians ${result.searchFirstMedianMs} / ${result.searchCompleteMedianMs} ms`);
     console.log(`  search, a one-hit string            ${result.searchRareMs} ms to the complete count (target ≤ 50)   ${verdict(result.searchRareMs <= 50)}`);
+    console.log(`  search memory (Node heap, one run)  ${(mem.addedBytes / 1e6).toFixed(1)} MB for ${(mem.chars / 1e6).toFixed(1)} M chars of text = ${result.searchMemoryRatio}× (target ≤ 0.5), ${(mem.addedBytes / mem.fileBytes).toFixed(2)}× the file   ${verdict(result.searchMemoryRatio <= 0.5)}`);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
   }
+}
+
+/** The heap the search text adds, per character of text (bytes / char: ≥ 1 byte each as text). */
+function searchMemory(mainFile) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench-search-memory.ts', mainFile], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`search memory bench failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
 const SEARCH_QUERIES = [
@@ -242,6 +257,8 @@ async function benchSearch(page, mainFile) {
   return {
     build,
     firstP95: p95(runs.map((r) => r.first)),
+    firstMedian: median(runs.map((r) => r.first)),
+    completeMedian: median(runs.map((r) => r.complete)),
     completeP95: p95(runs.map((r) => r.complete)),
     totals: runs.map((r) => r.total),
     rare: rare ?? { first: NaN, complete: NaN, total: 0 }

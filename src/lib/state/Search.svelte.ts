@@ -59,6 +59,8 @@ export class Search {
   #generation = 0;
   #markSeq = 0;
   #cache: Promise<SessionCache | null> | null = null;
+  /** The project folder the last project-scoped query covered. */
+  #project: string | null = null;
   private viewer: Viewer;
   private nav: Navigator;
   private ui: ChatUi;
@@ -118,6 +120,15 @@ export class Search {
     this.total = out.total;
     this.truncated = out.truncated;
     this.ms = out.ms;
+  }
+
+  /** The open session or the loaded set changed: a query scoped to them runs again. */
+  scopeChanged(what: 'current' | 'sessions'): void {
+    if (!this.open || !this.query.trim()) return;
+    // A landing in another session of the project changes the open one, not the project's hits.
+    const otherProject = this.scope === 'project' && projectOf(this.viewer.current) !== this.#project;
+    const follows = what === 'current' ? this.scope === 'session' || otherProject : this.scope === 'loaded' || this.scope === 'project';
+    if (follows) void this.run();
   }
 
   /** The automation hook (window.__loupe.search): same engine, every hit, no UI change. */
@@ -259,6 +270,7 @@ export class Search {
     if (!v.currentKey) return [];
     if (scope === 'session') return [v.currentKey];
     const dir = projectOf(v.current);
+    this.#project = dir;
     return v.sessions.filter((s) => projectOf(s) === dir).map((s) => s.key);
   }
 }

@@ -82,7 +82,8 @@ function rowFields(r: ChatRow, ctx: Ctx): void {
 	switch (r.kind) {
 		case 'user': {
 			const human = r.author.kind === 'human' || r.author.kind === 'unknown';
-			push(ctx, r, r.text, 'prompt', human || ctx.subagent.length ? 'you' : 'system', ctx.opens);
+			// A long prompt is clamped until opened.
+			push(ctx, r, r.text, 'prompt', human || ctx.subagent.length ? 'you' : 'system', isLong(r.text) || r.text.split('\n', 8).length > 6 ? inside : ctx.opens);
 			return;
 		}
 		case 'assistant':
