@@ -1,5 +1,6 @@
 // Issue 10: search — the field, hits, landing (collapsed output, subagent), options, errors,
 // next / previous, another session, #q= links, Ctrl+F, and window.__loupe.search.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { openApp, pickFiles, pickFolder, waitCached } from './helpers';
@@ -172,4 +173,13 @@ test('"everything cached" finds a session that is not loaded and opens it from t
   await findNarwhalIn(page, 'cached');
   const viaHook = await page.evaluate(() => (window as unknown as { __loupe: { search: (q: string, o?: object) => Promise<{ total: number }> } }).__loupe.search('quokka', { scope: 'cached' }));
   expect(viaHook.total).toBe(1);
+});
+
+test('the search field and results have no serious or critical accessibility violations', async ({ page }) => {
+  await openProject(page);
+  await searchFor(page, 'parser', 6);
+  await field(page).press('Enter');
+  const results = await new AxeBuilder({ page }).include('header').include('[aria-label="Search results"]').analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`)).toEqual([]);
 });

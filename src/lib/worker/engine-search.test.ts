@@ -52,6 +52,21 @@ describe('Engine search', () => {
     expect(await stopped).toMatchObject({ ok: false, cancelled: true });
   });
 
+  it('searches cached sessions that are not loaded, parsing each once from the files it is given', async () => {
+    const { engine, one } = await loaded();
+    const asked: string[] = [];
+    const getFiles = async (key: string) => {
+      asked.push(key);
+      return key === 'cached-three' ? [{ path: 'q/three.jsonl', blob: session('three', ['epsilon alpha']) }] : null;
+    };
+    const r = await engine.searchCached(1, { query: 'alpha' }, [one, 'cached-three', 'gone'], getFiles);
+    expect(r.ok && r.hits.map((h) => h.sessionKey)).toEqual([one, one, one, one, 'cached-three', 'cached-three']);
+    expect(asked).toEqual(['cached-three', 'gone']);
+    const again = await engine.searchCached(2, { query: 'epsilon' }, ['cached-three'], getFiles);
+    expect(again).toMatchObject({ ok: true, total: 2 });
+    expect(asked).toEqual(['cached-three', 'gone']); // kept, not read again
+  });
+
   it('reports an invalid regex as a value', async () => {
     const { engine } = await loaded();
     expect(await engine.search(1, { query: '(', options: { regex: true } }, [])).toMatchObject({ ok: false, cancelled: false, error: expect.stringMatching(/^Invalid regular expression/) });

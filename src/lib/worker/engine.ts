@@ -8,7 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
-import { fieldsOfRows, runSearch, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
+import { fieldsOfRows, runSearch, SessionTextCache, textChars, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
@@ -28,7 +28,7 @@ export class Engine {
   #searchAbort: AbortController | null = null;
   #searchData = new WeakMap<Entry, { fields: SearchField[]; folded: FoldedTexts }>();
   /** Searchable text of cached sessions that are not loaded, parsed on a search's way through them. */
-  #cachedSearch = new Map<string, { fields: SearchField[]; folded: FoldedTexts; chars: number }>();
+  #cachedSearch = new SessionTextCache(CACHED_SEARCH_CHARS);
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
@@ -121,7 +121,7 @@ export class Engine {
     for (const key of keys.length ? keys : [...this.#sessions.keys()]) {
       const data = this.#searchFields(key);
       fields += data?.fields.length ?? 0;
-      for (const f of data?.fields ?? []) chars += f.text.length;
+      chars += data ? textChars(data.fields) : 0;
     }
     return { fields, chars, ms: performance.now() - started };
   }
@@ -168,18 +168,7 @@ export class Engine {
       const out = await loadSessions(files, { signal });
       const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
       if (!loaded || signal.aborted) return null;
-      const fields = fieldsOfRows(rowsOf(loaded));
-      const data = { fields, folded: [] as FoldedTexts, chars: fields.reduce((n, f) => n + f.text.length, 0) };
-      this.#cachedSearch.set(key, data);
-      let total = 0;
-      for (const d of this.#cachedSearch.values()) total += d.chars;
-      // Keep the most recently parsed sessions' text within budget; the rest is parsed again.
-      for (const [k, d] of this.#cachedSearch) {
-        if (total <= CACHED_SEARCH_CHARS || k === key) break;
-        this.#cachedSearch.delete(k);
-        total -= d.chars;
-      }
-      return data;
+      return this.#cachedSearch.set(key, fieldsOfRows(rowsOf(loaded)));
     } catch {
       return null; // an aborted or unreadable cached session is skipped, never fatal
     }
