@@ -170,6 +170,11 @@ test('"everything cached" finds a session that is not loaded and opens it from t
   await pickFiles(page, [join(dir, 'sess-a.jsonl')]);
   await waitCached(page);
   await expect(page.locator('main[data-session-key*="sess-a"]')).toBeVisible();
+  await searchFor(page, 'narwhal', 0);
+  await page.getByLabel('Search scope').selectOption('cached');
+  // Session B is not loaded: its group is named by its Recent entry.
+  await expect(page.locator('.results .session')).toContainText('ONLY-IN-SESSION-B-NARWHAL');
+  await page.getByLabel('Search scope').selectOption('session');
   await findNarwhalIn(page, 'cached');
   const viaHook = await page.evaluate(() => (window as unknown as { __loupe: { search: (q: string, o?: object) => Promise<{ total: number }> } }).__loupe.search('quokka', { scope: 'cached' }));
   expect(viaHook.total).toBe(1);
