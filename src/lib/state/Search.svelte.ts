@@ -135,7 +135,7 @@ export class Search {
   async automation(query: string, opts: SearchOptions & { scope?: SearchScopeName } = {}): Promise<AutomationResult> {
     const started = performance.now();
     const { scope, ...options } = opts;
-    // Its own generation space would cancel the field's query; it runs as the newest query instead.
+    // The worker runs one query at a time: this is the newest, and the field's query runs again after it.
     const generation = ++this.#generation;
     const out: SearchOutcome = await this.#call(generation, { query, options, maxHits: AUTOMATION_MAX_HITS }, scope ?? 'session', undefined);
     if (this.query.trim()) queueMicrotask(() => void this.run());

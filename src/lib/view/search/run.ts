@@ -50,6 +50,8 @@ const SLICE_MS = 8;
 const SLICE_FIELDS = 64;
 /** After the first hits, batches go out at most this often (each one re-renders the page's list). */
 const BATCH_MS = 60;
+/** The first batch goes out as soon as it fills the results panel's first page. */
+const FIRST_BATCH_HITS = 40;
 
 export async function runSearch(req: SearchRequest, sources: readonly SearchSource[], hooks: RunHooks): Promise<SearchOutcome> {
 	const now = hooks.now ?? (() => performance.now());
@@ -81,6 +83,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			total += counted;
 			all.push(...hits);
 			pending.push(...hits);
+			if (firstMs === null && pending.length >= FIRST_BATCH_HITS) flush(s, false);
 			const t = now();
 			if (t - sliceStart >= SLICE_MS) {
 				// The first hits go out at once; later ones gather, so the page re-renders less.

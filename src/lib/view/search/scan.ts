@@ -42,7 +42,7 @@ export interface SearchHit {
 }
 
 /** Matches counted per field for its "n×" label (the snippet needs only the first few). */
-export const MAX_MATCHES_PER_FIELD = 100;
+export const MAX_MATCHES_PER_FIELD = 20;
 const SNIPPET_BEFORE = 40;
 const SNIPPET_CHARS = 160;
 
