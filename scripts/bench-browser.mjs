@@ -9,8 +9,14 @@
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
 //   usage     the worker's accounting + chart data for that session (its own clock), then the
 //             usage panel opened: click → charts drawn, and the longest main-thread task meanwhile.
+//   search    on the open session: building its searchable text (the field's focus does it;
+//             the heap it adds is measured in Node by scripts/bench-search-memory.ts),
+//             then 20 queries of 1–3 common words typed into the field: time from the input
+//             event to the first hit drawn and to the complete count; a one-hit string likewise.
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
-// usage compute ≤ 10 % of load, usage panel main-thread task ≤ 50 ms.
+// usage compute ≤ 10 % of load, usage panel main-thread task ≤ 50 ms,
+// search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load,
+// search memory ≤ 0.5× the searchable text.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
@@ -111,7 +117,9 @@ async function main() {
       const sorted = deltas.slice(1).sort((a, b) => a - b);
       return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
     });
-    // Wait until the session is in the cache (reopened from "Recent sessions" below).
+    const search = await benchSearch(page, mainFile);
+    const mem = searchMemory(mainFile);
+    // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     // Usage (after caching, so its hashing is not counted): the worker's own clock for the
     // accounting, then the panel opened and drawn.
@@ -159,6 +167,18 @@ async function main() {
       usagePanelLongestTaskMs: Math.round(panel.longest),
       usageChartsMs: Math.round(charts.ms),
       usageChartsLongestTaskMs: Math.round(charts.longest),
+      searchBuildMs: Math.round(search.build.ms),
+      searchBuildRatio: +(search.build.ms / load).toFixed(3),
+      searchChars: search.build.chars,
+      searchFields: search.build.fields,
+      searchFirstP95Ms: +search.firstP95.toFixed(1),
+      searchCompleteP95Ms: +search.completeP95.toFixed(1),
+      searchFirstMedianMs: +search.firstMedian.toFixed(1),
+      searchCompleteMedianMs: +search.completeMedian.toFixed(1),
+      searchRareMs: +search.rare.complete.toFixed(1),
+      searchRareFirstMs: +search.rare.first.toFixed(1),
+      searchMemoryBytes: mem.addedBytes,
+      searchMemoryRatio: +(mem.addedBytes / mem.chars).toFixed(2),
       runs: RUNS
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
@@ -172,6 +192,10 @@ async function main() {
     console.log(`  usage: accounting + chart data      ${result.usageComputeMs} ms in the worker = ${(100 * result.usageRatio).toFixed(1)} % of load (target ≤ 10 %)   ${verdict(result.usageRatio <= 0.1)}`);
     console.log(`  usage panel opened (chat reflows)   ${result.usagePanelMs} ms, longest main-thread task ${result.usagePanelLongestTaskMs} ms (informational)`);
     console.log(`  usage charts drawn (session tab)    ${result.usageChartsMs} ms click → drawn, longest main-thread task ${result.usageChartsLongestTaskMs} ms (target ≤ 50; ${usageTiming.contextPoints} context points)   ${verdict(result.usageChartsLongestTaskMs <= 50)}`);
+    console.log(`  search text build (on field focus)  ${result.searchBuildMs} ms for ${result.searchFields} fields, ${(result.searchChars / 1e6).toFixed(1)} M chars = ${(result.searchBuildRatio * 100).toFixed(1)} % of load (target ≤ 10 %)   ${verdict(result.searchBuildRatio <= 0.1)}`);
+    console.log(`  search, 20 common 1–3 word queries  first hit p95 ${result.searchFirstP95Ms} ms (target ≤ 50)   ${verdict(result.searchFirstP95Ms <= 50)}; complete count p95 ${result.searchCompleteP95Ms} ms (target ≤ 200)   ${verdict(result.searchCompleteP95Ms <= 200)}; medians ${result.searchFirstMedianMs} / ${result.searchCompleteMedianMs} ms`);
+    console.log(`  search, a one-hit string            ${result.searchRareMs} ms to the complete count (target ≤ 50)   ${verdict(result.searchRareMs <= 50)}`);
+    console.log(`  search memory (Node heap, one run)  ${(mem.addedBytes / 1e6).toFixed(1)} MB for ${(mem.chars / 1e6).toFixed(1)} M chars of text = ${result.searchMemoryRatio}× (target ≤ 0.5), ${(mem.addedBytes / mem.fileBytes).toFixed(2)}× the file   ${verdict(result.searchMemoryRatio <= 0.5)}`);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
@@ -192,6 +216,90 @@ async function timeUntilDrawn([click, drawn]) {
   await new Promise((r) => setTimeout(r, 100));
   obs.disconnect();
   return { ms, longest: Math.max(0, ...tasks) };
+}
+
+/** The heap the search text adds, per character of text (bytes / char: ≥ 1 byte each as text). */
+function searchMemory(mainFile) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench-search-memory.ts', mainFile], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`search memory bench failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+const SEARCH_QUERIES = [
+  'parse', 'thread', 'cache', 'fixture', 'worker', 'the parser', 'chunk', 'naïve', 'tree reads', 'keyed',
+  'truncated', 'line', 'index', 'builds stays', 'hash line', 'group', 'transcript', 'the raw has', 'fails', 'stays thread naïve'
+];
+
+/** Search on the open session through the real field: time to the first hit drawn and to the complete count. */
+async function benchSearch(page, mainFile) {
+  const build = await page.evaluate(() => window.__loupe.prepareSearch('session'));
+  const timeQuery = (q) =>
+    page.evaluate(async (q) => {
+      const input = document.querySelector('input[type=search]');
+      const type = (v) => {
+        input.value = v;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      };
+      type('');
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      const done = () => {
+        const c = document.querySelector('[data-search-count]')?.textContent ?? '';
+        return /^\s*[\d,]+ results?/.test(c) && !c.includes('searching') ? Number(c.replace(/,/g, '').match(/\d+/)[0]) : null;
+      };
+      return new Promise((resolve) => {
+        let first = null;
+        const t0 = performance.now();
+        const check = () => {
+          const now = performance.now() - t0;
+          if (first === null && document.querySelector('[data-search-hit]')) first = now;
+          const total = done();
+          if (total !== null) {
+            obs.disconnect();
+            resolve({ first: first ?? now, complete: now, total });
+          }
+        };
+        const obs = new MutationObserver(check);
+        obs.observe(document.querySelector('.app'), { childList: true, subtree: true, characterData: true });
+        type(q);
+      });
+    }, q);
+  await page.locator('input[type=search]').focus();
+  const runs = [];
+  for (const q of SEARCH_QUERIES) runs.push(await timeQuery(q));
+  const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+  // A one-hit string: a slice of a prompt that the engine finds exactly once.
+  const prompts = [];
+  for (const line of readFileSync(mainFile, 'utf8').split('\n')) {
+    if (!line.includes('"promptSource"')) continue;
+    try {
+      const c = JSON.parse(line).message?.content;
+      if (typeof c === 'string' && c.length > 80) prompts.push(c);
+    } catch { /* not a line to use */ }
+    if (prompts.length > 400) break;
+  }
+  let rare = null;
+  for (const p of prompts.slice(Math.floor(prompts.length / 2))) {
+    const q = p.slice(20, 70).trim();
+    const r = await page.evaluate((q) => window.__loupe.search(q), q);
+    if (r.total === 1) {
+      rare = await timeQuery(q);
+      break;
+    }
+  }
+  await page.evaluate(() => {
+    const input = document.querySelector('input[type=search]');
+    input.value = '';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  return {
+    build,
+    firstP95: p95(runs.map((r) => r.first)),
+    firstMedian: median(runs.map((r) => r.first)),
+    completeMedian: median(runs.map((r) => r.complete)),
+    completeP95: p95(runs.map((r) => r.complete)),
+    totals: runs.map((r) => r.total),
+    rare: rare ?? { first: NaN, complete: NaN, total: 0 }
+  };
 }
 
 /** Runs in the page: a blob worker reads the picked file in chunks, splits lines, JSON.parses each. */

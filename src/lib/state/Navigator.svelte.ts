@@ -10,6 +10,8 @@ export class Navigator {
   notFound = $state<string | null>(null);
   /** Atom uuid of the last landing. */
   landedAtom = $state<string | null>(null);
+  /** The open search's query, written next to the landing (`#q=`) so Back returns to a hit. */
+  query: string | null = null;
   #scrollTo: ((index: number, atomUuid: string) => void) | null = null;
 
   private viewer: Viewer;
@@ -58,7 +60,7 @@ export class Navigator {
 
   #writeUrl(s: string, a: string, how: 'push' | 'replace'): void {
     const url = new URL(location.href);
-    url.hash = formatFragment({ s, a });
+    url.hash = formatFragment({ s, a, q: this.query ?? undefined });
     if (url.href === location.href) return;
     if (how === 'push') history.pushState(null, '', url);
     else history.replaceState(null, '', url);

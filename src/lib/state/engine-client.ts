@@ -36,7 +36,11 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       timeline: async (...a) => engine.timeline(...a),
       issues: async (...a) => engine.issues(...a),
       usage: async (...a) => engine.usage(...a),
-      projectUsage: async () => engine.projectUsage()
+      projectUsage: async () => engine.projectUsage(),
+      search: async (...a) => engine.search(...a),
+      cancelSearch: async (...a) => engine.cancelSearch(...a),
+      prepareSearch: async (...a) => engine.prepareSearch(...a),
+      searchCached: async (...a) => engine.searchCached(...a)
     };
     return { api, inWorker: false };
   }

@@ -42,6 +42,8 @@ export interface SessionCache {
   list(): Promise<CachedMeta[]>;
   /** The session's metadata and files, or undefined; marks it as just opened. */
   open(key: string): Promise<CachedSession | undefined>;
+  /** Like open, without marking it opened (search reads every cached session). */
+  peek(key: string): Promise<CachedSession | undefined>;
   /** Forgets the session and every blob no other session uses. */
   remove(key: string): Promise<void>;
   /** Bytes of distinct cached file content. */
@@ -185,6 +187,10 @@ class IdbSessionCache implements SessionCache {
     return this.#guard(undefined, (db) => this.#openTx(db, key), true);
   }
 
+  peek(key: string): Promise<CachedSession | undefined> {
+    return this.#guard(undefined, (db) => this.#openTx(db, key, false), true);
+  }
+
   put(summary: SessionSummary, files: CacheFile[]): Promise<boolean> {
     return this.#guard(false, (db) => this.#put(db, summary, files), true);
   }
@@ -197,7 +203,7 @@ class IdbSessionCache implements SessionCache {
     await tx.done;
   }
 
-  async #openTx(db: Db, key: string): Promise<CachedSession | undefined> {
+  async #openTx(db: Db, key: string, touch = true): Promise<CachedSession | undefined> {
     const tx = db.transaction(['sessions', 'blobs'], 'readwrite');
     tx.done.catch(() => undefined);
     const meta = await tx.objectStore('sessions').get(key);
@@ -213,6 +219,7 @@ class IdbSessionCache implements SessionCache {
       }
       files.push({ path: f.path, kind: f.kind, blob: rec.blob });
     }
+    if (!touch) return { meta, files };
     const touched = { ...meta, lastOpenedAt: this.#now() };
     await tx.objectStore('sessions').put(touched);
     await tx.done;

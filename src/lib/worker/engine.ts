@@ -9,9 +9,12 @@ import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
 import { PRICES, projectUsage, sessionUsage, type ProjectUsage, type SessionUsage } from '../view/usage/index.ts';
+import { fieldsOfRows, runSearch, SessionTextCache, textChars, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
+/** Characters of cached (not loaded) sessions' searchable text kept between queries. */
+const CACHED_SEARCH_CHARS = 200_000_000;
 
 interface Entry {
   loaded: LoadedSession;
@@ -23,6 +26,11 @@ export class Engine {
   #sessions = new Map<string, Entry>();
   #generation = 0;
   #abort: AbortController | null = null;
+  #searchGeneration = 0;
+  #searchAbort: AbortController | null = null;
+  #searchData = new WeakMap<Entry, { fields: SearchField[]; folded: FoldedTexts }>();
+  /** Searchable text of cached sessions that are not loaded, parsed on a search's way through them. */
+  #cachedSearch = new SessionTextCache(CACHED_SEARCH_CHARS);
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
@@ -70,7 +78,9 @@ export class Engine {
   findAtomRow(key: string, atomUuid: string): number {
     const rows = this.#rows(key);
     if (!rows) return -1;
-    return rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+    const index = rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+    // An atom of a subagent transcript sits inside its delegation row (search lands there).
+    return index >= 0 ? index : (this.#searchFields(key)?.fields.find((f) => f.atomUuid === atomUuid)?.row ?? -1);
   }
 
   /** One shared timeline for the given sessions (all loaded sessions when keys is empty). */
@@ -89,6 +99,91 @@ export class Engine {
   /** Issues of one session, for the issues panel (all of them, capped for sanity). */
   issues(key: string, limit = 5000) {
     return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
+  }
+
+  /**
+   * Searches the given sessions (all loaded ones when `keys` is empty). A newer search (a higher
+   * generation) or cancelSearch stops this one between slices; hits stream to `onBatch`.
+   */
+  async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
+    this.#newSearch(generation);
+    const picked = keys.length ? keys.filter((k) => this.#sessions.has(k)) : [...this.#sessions.keys()];
+    return runSearch(
+      request,
+      picked.map((key) => ({ key, fields: () => this.#searchFields(key) })),
+      { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
+    );
+  }
+
+  /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
+  prepareSearch(keys: string[]): { fields: number; chars: number; ms: number } {
+    const started = performance.now();
+    let fields = 0;
+    let chars = 0;
+    for (const key of keys.length ? keys : [...this.#sessions.keys()]) {
+      const data = this.#searchFields(key);
+      fields += data?.fields.length ?? 0;
+      chars += data ? textChars(data.fields) : 0;
+    }
+    return { fields, chars, ms: performance.now() - started };
+  }
+
+  /**
+   * Searches cached sessions (`keys`, most recent first): loaded ones as they are, the others
+   * parsed one at a time from the files `getFiles` reads out of the cache (the page owns the
+   * cache), so hits arrive while later sessions are still being read. Typing again aborts it.
+   */
+  async searchCached(
+    generation: number,
+    request: SearchRequest,
+    keys: string[],
+    getFiles: (key: string) => Promise<InputFile[] | null>,
+    onBatch?: (b: SearchBatch) => void
+  ): Promise<SearchOutcome> {
+    const signal = this.#newSearch(generation);
+    const loadedFirst = [...keys.filter((k) => this.#sessions.has(k)), ...keys.filter((k) => !this.#sessions.has(k))];
+    const sources = loadedFirst.map((key) => ({
+      key,
+      fields: () => (this.#sessions.has(key) ? this.#searchFields(key) : this.#cachedFields(key, getFiles, signal))
+    }));
+    return runSearch(request, sources, { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch });
+  }
+
+  /** Stops the search in flight (the field was cleared or closed). */
+  cancelSearch(generation: number): void {
+    if (generation >= this.#searchGeneration) this.#newSearch(generation + 1);
+  }
+
+  #newSearch(generation: number): AbortSignal {
+    this.#searchGeneration = generation;
+    this.#searchAbort?.abort();
+    this.#searchAbort = new AbortController();
+    return this.#searchAbort.signal;
+  }
+
+  async #cachedFields(key: string, getFiles: (key: string) => Promise<InputFile[] | null>, signal: AbortSignal) {
+    const known = this.#cachedSearch.get(key);
+    if (known) return known;
+    const files = await getFiles(key);
+    if (!files?.length || signal.aborted) return null;
+    try {
+      const out = await loadSessions(files, { signal });
+      const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
+      if (!loaded || signal.aborted) return null;
+      return this.#cachedSearch.set(key, fieldsOfRows(rowsOf(loaded)));
+    } catch {
+      return null; // an aborted or unreadable cached session is skipped, never fatal
+    }
+  }
+
+  #searchFields(key: string): { fields: SearchField[]; folded: FoldedTexts } | null {
+    // Search reads the chat rows: build them first (once, kept on the entry).
+    if (!this.#rows(key)) return null;
+    const entry = this.#builtEntry(key);
+    if (!entry?.rows) return null;
+    let data = this.#searchData.get(entry);
+    if (!data) this.#searchData.set(entry, (data = { fields: fieldsOfRows(entry.rows), folded: [] }));
+    return data;
   }
 
   /** Accounting, chart series and insights of one session with its subagents (computed once, kept). */
@@ -117,11 +212,25 @@ export class Engine {
   #rows(key: string): ChatRow[] | null {
     const entry = this.#sessions.get(key);
     if (!entry) return null;
-    entry.rows ??= buildChatRows(entry.loaded.result.session, entry.loaded.children, {
-      metadata: entry.loaded.result.metadata
-    });
+    entry.rows ??= rowsOf(entry.loaded);
     return entry.rows;
   }
+}
+
+function rowsOf(loaded: LoadedSession): ChatRow[] {
+  return buildChatRows(loaded.result.session, loaded.children, { metadata: loaded.result.metadata });
+}
+
+/** Lets queued messages (a newer query) run; a MessageChannel hop is not clamped like setTimeout. */
+function yieldToEvents(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 function summarize(s: LoadedSession): SessionSummary {

@@ -13,7 +13,11 @@ const api = {
   timeline: engine.timeline.bind(engine),
   issues: engine.issues.bind(engine),
   usage: engine.usage.bind(engine),
-  projectUsage: engine.projectUsage.bind(engine)
+  projectUsage: engine.projectUsage.bind(engine),
+  search: engine.search.bind(engine),
+  cancelSearch: engine.cancelSearch.bind(engine),
+  prepareSearch: engine.prepareSearch.bind(engine),
+  searchCached: engine.searchCached.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

@@ -30,12 +30,13 @@ describe('formatFragment', () => {
 		expect(formatFragment({ a: 'u 1', s: 'key' })).toBe('#s=key&a=u%201');
 		expect(formatFragment({ t: 'sid:17:ab' })).toBe('#t=sid:17:ab');
 		expect(formatFragment({})).toBe('');
+		expect(formatFragment({ q: 'rm -rf & "x"', a: 'u', s: 'k' })).toBe('#s=k&a=u&q=rm%20-rf%20%26%20%22x%22');
 	});
 
 	it('round-trips any ids, unicode and separators included', () => {
 		const id = fc.string({ minLength: 1, maxLength: 60, unit: 'grapheme' });
 		fc.assert(
-			fc.property(fc.record({ s: id, a: id, t: id }, { requiredKeys: [] }), (f) => {
+			fc.property(fc.record({ s: id, a: id, t: id, q: id }, { requiredKeys: [] }), (f) => {
 				expect(parseFragment(formatFragment(f))).toEqual(f);
 			})
 		);

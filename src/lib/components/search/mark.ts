@@ -1,0 +1,61 @@
+// Marks a search match inside the chat after a landing: finds the landed atom's element (or the
+// highlighted row), the first text node holding the match, and paints it with the CSS Custom
+// Highlight API (no change to the DOM Svelte owns, so nothing from the transcript is ever
+// re-parsed as HTML). The element holding the match gets `data-search-landed` and is scrolled
+// into view. Rows arrive from the worker and open after the landing, so this retries for a while.
+
+const HIGHLIGHT = 'loupe-search';
+const TRIES = 120;
+
+export function markMatch(atomUuid: string, match: string, isStale: () => boolean): void {
+	let tries = 0;
+	const attempt = () => {
+		if (isStale()) return;
+		if (tryMark(atomUuid, match) || ++tries >= TRIES) return;
+		requestAnimationFrame(attempt);
+	};
+	requestAnimationFrame(attempt);
+}
+
+export function clearMark(): void {
+	(globalThis.CSS as unknown as { highlights?: Map<string, unknown> })?.highlights?.delete(HIGHLIGHT);
+	for (const el of document.querySelectorAll('[data-search-landed]')) el.removeAttribute('data-search-landed');
+}
+
+function tryMark(atomUuid: string, match: string): boolean {
+	const candidates = [
+		...document.querySelectorAll(`main [data-atom-uuid="${CSS.escape(atomUuid)}"]`),
+		...document.querySelectorAll('main .row.highlight')
+	];
+	if (!candidates.length) return false;
+	const needle = match.toLowerCase();
+	for (const root of candidates) {
+		const found = findText(root, needle);
+		if (!found) continue;
+		clearMark();
+		const range = document.createRange();
+		range.setStart(found.node, found.at);
+		range.setEnd(found.node, found.at + needle.length);
+		const Highlight = (globalThis as unknown as { Highlight?: new (r: Range) => unknown }).Highlight;
+		const registry = (globalThis.CSS as unknown as { highlights?: Map<string, unknown> }).highlights;
+		if (Highlight && registry) registry.set(HIGHLIGHT, new Highlight(range));
+		const el = found.node.parentElement;
+		el?.setAttribute('data-search-landed', '');
+		el?.scrollIntoView({ block: 'center' });
+		return true;
+	}
+	return false;
+}
+
+function findText(root: Element, needle: string): { node: Text; at: number } | null {
+	if (!needle) return null;
+	const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+	for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+		const text = n.nodeValue ?? '';
+		// toLowerCase keeps length for almost all text; a length change means no safe offset.
+		const lower = text.toLowerCase();
+		const at = lower.length === text.length ? lower.indexOf(needle) : -1;
+		if (at >= 0) return { node: n as Text, at };
+	}
+	return null;
+}

@@ -1,0 +1,284 @@
+// Search: the query, its options and scope, the hits streaming back from the worker, and which
+// hit is current. Every keystroke starts a new query with a higher generation; the worker drops
+// the older one between slices and batches of a stale generation are ignored here. Landing on a
+// hit goes through the Navigator (opens the session, writes `#s=…&a=…&q=…`), then opens what
+// holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
+import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
+import { openCache, type SessionCache } from '../store/session-cache.ts';
+import type { SessionSummary } from '../worker/protocol.ts';
+import type { ChatUi } from './ChatUi.svelte.ts';
+import { engineClient, proxied } from './engine-client.ts';
+import type { Navigator } from './Navigator.svelte.ts';
+import type { Viewer } from './Viewer.svelte.ts';
+
+export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached';
+export type { FieldAuthor, FieldKind, SearchHit };
+
+export interface SearchFilters {
+  authors: FieldAuthor[];
+  kinds: FieldKind[];
+  /** Tool names, comma separated as typed. */
+  tools: string;
+}
+
+/** What the chat should mark after a landing: the match text inside the landed atom's element. */
+export interface MatchMark {
+  atomUuid: string;
+  match: string;
+  seq: number;
+}
+
+export interface AutomationResult {
+  total: number;
+  hits: { sessionKey: string; atomUuid: string }[];
+  ms: number;
+  /** Time to the first batch holding a hit, ms (null without hits). */
+  firstMs: number | null;
+}
+
+const AUTOMATION_MAX_HITS = 1_000_000;
+
+export class Search {
+  open = $state(false);
+  query = $state('');
+  options = $state<Required<SearchOptions>>({ caseSensitive: false, wholeWord: false, regex: false, ignoreDiacritics: false });
+  scope = $state<SearchScopeName>('session');
+  filters = $state<SearchFilters>({ authors: [], kinds: [], tools: '' });
+  hits = $state.raw<SearchHit[]>([]);
+  total = $state(0);
+  /** All matching fields beyond the hits listed. */
+  truncated = $state(false);
+  error = $state<string | null>(null);
+  running = $state(false);
+  progress = $state.raw<{ done: number; total: number } | null>(null);
+  ms = $state<number | null>(null);
+  /** Index into hits of the current hit, or -1. */
+  current = $state(-1);
+  mark = $state.raw<MatchMark | null>(null);
+
+  #generation = 0;
+  #markSeq = 0;
+  #cache: Promise<SessionCache | null> | null = null;
+  /** The project folder the last project-scoped query covered. */
+  #project: string | null = null;
+  private viewer: Viewer;
+  private nav: Navigator;
+  private ui: ChatUi;
+
+  constructor(viewer: Viewer, nav: Navigator, ui: ChatUi) {
+    this.viewer = viewer;
+    this.nav = nav;
+    this.ui = ui;
+  }
+
+  /** Runs the current query (every keystroke, option or scope change). */
+  async run(): Promise<void> {
+    const generation = ++this.#generation;
+    const stale = () => generation !== this.#generation;
+    this.nav.query = this.query.trim() ? this.query : null;
+    if (!this.query.trim()) {
+      this.#reset();
+      const { api } = await engineClient();
+      await api.cancelSearch(generation);
+      return;
+    }
+    this.running = true;
+    this.error = null;
+    let hits: SearchHit[] = [];
+    let first = true;
+    const { inWorker } = await engineClient();
+    if (stale()) return;
+    const onBatch = proxied((b: SearchBatch) => {
+      if (stale()) return;
+      // The first batch replaces the previous query's list, so the list never flashes empty.
+      if (first) {
+        hits = [];
+        this.current = -1;
+        first = false;
+      }
+      if (b.hits.length) hits = hits.concat(b.hits);
+      this.hits = hits;
+      this.total = b.total;
+      this.progress = { done: b.sessionsDone, total: b.sessionsTotal };
+    }, inWorker);
+    const out = await this.#call(generation, this.#request(), this.scope, onBatch);
+    if (stale()) return;
+    this.running = false;
+    if (!out.ok) {
+      if (out.cancelled) return;
+      this.error = out.error;
+      this.hits = [];
+      this.total = 0;
+      this.current = -1;
+      return;
+    }
+    // The batches delivered the hits; a query without any still replaces the previous list.
+    if (first) {
+      this.hits = [];
+      this.current = -1;
+    }
+    this.total = out.total;
+    this.truncated = out.truncated;
+    this.ms = out.ms;
+  }
+
+  /** The open session or the loaded set changed: a query scoped to them runs again. */
+  scopeChanged(what: 'current' | 'sessions'): void {
+    if (!this.open || !this.query.trim()) return;
+    // A landing in another session of the project changes the open one, not the project's hits.
+    const otherProject = this.scope === 'project' && projectOf(this.viewer.current) !== this.#project;
+    const follows = what === 'current' ? this.scope === 'session' || otherProject : this.scope === 'loaded' || this.scope === 'project';
+    if (follows) void this.run();
+  }
+
+  /** The automation hook (window.__loupe.search): same engine, every hit, no UI change. */
+  async automation(query: string, opts: SearchOptions & { scope?: SearchScopeName } = {}): Promise<AutomationResult> {
+    const started = performance.now();
+    const { scope, ...options } = opts;
+    // The worker runs one query at a time: this is the newest, and the field's query runs again after it.
+    const generation = ++this.#generation;
+    const out: SearchOutcome = await this.#call(generation, { query, options, maxHits: AUTOMATION_MAX_HITS }, scope ?? 'session', undefined);
+    if (this.query.trim()) queueMicrotask(() => void this.run());
+    if (!out.ok) throw new Error(out.error);
+    return {
+      total: out.total,
+      hits: out.hits.map((h) => ({ sessionKey: h.sessionKey, atomUuid: h.atomUuid })),
+      ms: performance.now() - started,
+      firstMs: out.firstMs
+    };
+  }
+
+  /** Builds the scope's searchable text before the first keystroke (the field got focus). */
+  async prepare(scope: SearchScopeName = this.scope): Promise<{ fields: number; chars: number; ms: number }> {
+    const { api } = await engineClient();
+    return api.prepareSearch(this.#keys(scope));
+  }
+
+  setQuery(q: string): void {
+    this.query = q;
+    void this.run();
+  }
+
+  setOption(name: keyof SearchOptions, value: boolean): void {
+    this.options = { ...this.options, [name]: value };
+    void this.run();
+  }
+
+  setScope(scope: SearchScopeName): void {
+    this.scope = scope;
+    void this.run();
+  }
+
+  setFilters(f: Partial<SearchFilters>): void {
+    this.filters = { ...this.filters, ...f };
+    void this.run();
+  }
+
+  /** Moves to the next (+1) or previous (-1) hit and lands on it. */
+  async step(dir: 1 | -1): Promise<void> {
+    if (!this.hits.length) return;
+    const n = this.hits.length;
+    const i = this.current < 0 ? (dir > 0 ? 0 : n - 1) : (this.current + dir + n) % n;
+    await this.landOn(i);
+  }
+
+  /** Lands on hit i: like a timeline click, then opens what holds it and marks the match. */
+  async landOn(i: number, how: 'push' | 'replace' = 'push'): Promise<boolean> {
+    const hit = this.hits[i];
+    if (!hit) return false;
+    this.current = i;
+    this.nav.query = this.query;
+    // A hit in a cached session that is not loaded opens it first (as Recent sessions would).
+    if (!this.viewer.sessions.some((s) => s.key === hit.sessionKey)) {
+      await this.viewer.load({ kind: 'cached', key: hit.sessionKey });
+      if (this.viewer.state !== 'ready') return false;
+    }
+    const ok = await this.nav.land(hit.sessionKey, hit.atomUuid, how);
+    if (ok) this.#reveal(i);
+    return ok;
+  }
+
+  /** After Back / Forward (the Navigator has landed): follow the URL's query, reveal its hit. */
+  async followFragment(q: string | undefined, atom: string | undefined): Promise<void> {
+    if (q && q !== this.query) {
+      this.open = true;
+      this.query = q;
+      await this.run();
+    }
+    const i = atom ? this.hits.findIndex((h) => h.atomUuid === atom) : -1;
+    if (i >= 0) this.#reveal(i);
+  }
+
+  /** Makes hit i current, opens what holds it (group, call, subagent, "show all"), marks the match. */
+  #reveal(i: number): void {
+    const hit = this.hits[i];
+    this.current = i;
+    for (const step of hit.opens) this.ui.open(step.key, step.defaultOpen);
+    this.mark = { atomUuid: hit.atomUuid, match: hit.snippet.match, seq: ++this.#markSeq };
+  }
+
+  close(): void {
+    this.open = false;
+    this.mark = null;
+    this.nav.query = null;
+  }
+
+  #reset(): void {
+    this.running = false;
+    this.hits = [];
+    this.total = 0;
+    this.truncated = false;
+    this.error = null;
+    this.current = -1;
+    this.progress = null;
+    this.ms = null;
+  }
+
+  #request() {
+    const tools = this.filters.tools.split(',').map((t) => t.trim()).filter(Boolean);
+    return {
+      query: this.query,
+      streamOnly: true,
+      options: { ...this.options },
+      scope: { authors: [...this.filters.authors], kinds: [...this.filters.kinds], tools }
+    };
+  }
+
+  /** One query to the engine: loaded sessions directly, or every cached session through the cache. */
+  async #call(generation: number, request: SearchRequest, scope: SearchScopeName, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
+    const { api, inWorker } = await engineClient();
+    if (scope !== 'cached') return api.search(generation, request, this.#keys(scope), onBatch);
+    const cache = await this.#openCache();
+    const cachedKeys = cache ? (await cache.list()).map((m) => m.key) : [];
+    const keys = [...new Set([...this.viewer.sessions.map((s) => s.key), ...cachedKeys])];
+    const getFiles = proxied(async (key: string) => {
+      const hit = await cache?.peek(key);
+      return hit ? hit.files.map((f) => ({ path: f.path, blob: f.blob })) : null;
+    }, inWorker);
+    return api.searchCached(generation, request, keys, getFiles, onBatch);
+  }
+
+  #openCache(): Promise<SessionCache | null> {
+    this.#cache ??= openCache().catch(() => null);
+    return this.#cache;
+  }
+
+  /** Session keys for a scope ([] = every loaded session). */
+  #keys(scope: SearchScopeName = this.scope): string[] {
+    const v = this.viewer;
+    if (scope === 'loaded' || scope === 'cached') return [];
+    if (!v.currentKey) return [];
+    if (scope === 'session') return [v.currentKey];
+    const dir = projectOf(v.current);
+    this.#project = dir;
+    return v.sessions.filter((s) => projectOf(s) === dir).map((s) => s.key);
+  }
+}
+
+/** The folder a session's main transcript was dropped from (its project folder). */
+function projectOf(s: SessionSummary | null): string {
+  const main = s?.files.find((f) => f.kind === 'transcript') ?? s?.files[0];
+  if (!main) return '';
+  const at = main.path.lastIndexOf('/');
+  return at >= 0 ? main.path.slice(0, at) : '';
+}

@@ -1,0 +1,55 @@
+// Searchable text kept for sessions that are not loaded (the "everything cached" scope parses
+// them on a query's way through): the most recently parsed ones, within a budget of characters,
+// so the next keystroke does not parse them again and a long history cannot exhaust memory.
+import type { SearchField } from './fields.ts';
+import type { FoldedTexts } from './scan.ts';
+
+export interface SessionText {
+	fields: SearchField[];
+	folded: FoldedTexts;
+	chars: number;
+}
+
+export function textChars(fields: readonly SearchField[]): number {
+	let n = 0;
+	for (const f of fields) n += f.text.length;
+	return n;
+}
+
+export class SessionTextCache {
+	#entries = new Map<string, SessionText>();
+	#chars = 0;
+	readonly maxChars: number;
+
+	constructor(maxChars: number) {
+		this.maxChars = maxChars;
+	}
+
+	get(key: string): SessionText | undefined {
+		return this.#entries.get(key);
+	}
+
+	/** Keeps a session's fields, dropping the oldest others past the budget. */
+	set(key: string, fields: SearchField[]): SessionText {
+		this.#drop(key);
+		const entry = { fields, folded: [], chars: textChars(fields) };
+		this.#entries.set(key, entry);
+		this.#chars += entry.chars;
+		for (const k of this.#entries.keys()) {
+			if (this.#chars <= this.maxChars || k === key) break;
+			this.#drop(k);
+		}
+		return entry;
+	}
+
+	get chars(): number {
+		return this.#chars;
+	}
+
+	#drop(key: string): void {
+		const old = this.#entries.get(key);
+		if (!old) return;
+		this.#entries.delete(key);
+		this.#chars -= old.chars;
+	}
+}

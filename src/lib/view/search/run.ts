@@ -1,0 +1,103 @@
+// One search over several sessions, progressively: the fields of each session are scanned in
+// time slices; after each slice the hits found so far go to `onBatch`, and the caller's `pause`
+// lets the event loop run (in the worker, that is where a newer query's message arrives) before
+// `cancelled` is asked whether to go on. Sessions are asked for their fields one at a time, so a
+// session that has to be built first costs nothing until the scan reaches it.
+import type { SearchField } from './fields.ts';
+import { compileQuery, type SearchOptions } from './query.ts';
+import { scanFields, type FoldedTexts, type SearchHit, type SearchScope } from './scan.ts';
+
+export interface SearchRequest {
+	query: string;
+	options?: SearchOptions;
+	scope?: SearchScope;
+	/** Most hits returned with snippets (the count goes on past it). */
+	maxHits?: number;
+	/** The caller keeps the streamed batches: the outcome carries the count only (half the copying). */
+	streamOnly?: boolean;
+}
+
+export interface SearchSource {
+	key: string;
+	/** The session's fields (may build the session) and its cache of folded texts. */
+	fields: () => { fields: readonly SearchField[]; folded: FoldedTexts } | null | Promise<{ fields: readonly SearchField[]; folded: FoldedTexts } | null>;
+}
+
+export interface SearchBatch {
+	/** Hits new since the previous batch. */
+	hits: SearchHit[];
+	/** Matching fields so far (all of them, also past maxHits). */
+	total: number;
+	sessionsDone: number;
+	sessionsTotal: number;
+	done: boolean;
+}
+
+export type SearchOutcome =
+	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null }
+	| { ok: false; cancelled: boolean; error: string };
+
+export interface RunHooks {
+	cancelled: () => boolean;
+	pause: () => Promise<void>;
+	onBatch?: (b: SearchBatch) => void;
+	now?: () => number;
+}
+
+export const DEFAULT_MAX_HITS = 1000;
+/** Work per slice before the scan yields (ms): short enough for a keystroke to cut in. */
+const SLICE_MS = 8;
+const SLICE_FIELDS = 64;
+/** After the first hits, batches go out at most this often (each one re-renders the page's list). */
+const BATCH_MS = 60;
+/** The first batch goes out as soon as it fills the results panel's first page. */
+const FIRST_BATCH_HITS = 40;
+
+export async function runSearch(req: SearchRequest, sources: readonly SearchSource[], hooks: RunHooks): Promise<SearchOutcome> {
+	const now = hooks.now ?? (() => performance.now());
+	const started = now();
+	const compiled = compileQuery(req.query, req.options);
+	if (!compiled.ok) return { ok: false, cancelled: false, error: compiled.error };
+	const m = compiled.matcher;
+	const maxHits = req.maxHits ?? DEFAULT_MAX_HITS;
+	const all: SearchHit[] = [];
+	let total = 0;
+	let firstMs: number | null = null;
+	let pending: SearchHit[] = [];
+	let sliceStart = now();
+	let lastBatch = -Infinity;
+	const flush = (sessionsDone: number, done: boolean) => {
+		const t = now();
+		if (pending.length && firstMs === null) firstMs = t - started;
+		hooks.onBatch?.({ hits: pending, total, sessionsDone, sessionsTotal: sources.length, done });
+		pending = [];
+		lastBatch = t;
+	};
+	for (let s = 0; s < sources.length; s++) {
+		const data = await sources[s].fields();
+		if (hooks.cancelled()) return cancelled();
+		if (!data) continue;
+		const { fields, folded } = data;
+		for (let i = 0; i < fields.length; i += SLICE_FIELDS) {
+			const { hits, counted } = scanFields(fields, i, i + SLICE_FIELDS, m, req.scope, sources[s].key, maxHits - all.length, folded);
+			total += counted;
+			all.push(...hits);
+			pending.push(...hits);
+			if (firstMs === null && pending.length >= FIRST_BATCH_HITS) flush(s, false);
+			const t = now();
+			if (t - sliceStart >= SLICE_MS) {
+				// The first hits go out at once; later ones gather, so the page re-renders less.
+				if ((firstMs === null && pending.length) || t - lastBatch >= BATCH_MS) flush(s, false);
+				await hooks.pause();
+				if (hooks.cancelled()) return cancelled();
+				sliceStart = now();
+			}
+		}
+	}
+	flush(sources.length, true);
+	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started };
+}
+
+function cancelled(): SearchOutcome {
+	return { ok: false, cancelled: true, error: 'A newer search replaced this one.' };
+}
