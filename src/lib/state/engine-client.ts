@@ -34,7 +34,10 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
       timeline: async (...a) => engine.timeline(...a),
-      issues: async (...a) => engine.issues(...a)
+      issues: async (...a) => engine.issues(...a),
+      scanSecrets: (...a) => engine.scanSecrets(...a),
+      exportText: (...a) => engine.exportText(...a),
+      shareFiles: (...a) => engine.shareFiles(...a)
     };
     return { api, inWorker: false };
   }

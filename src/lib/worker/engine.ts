@@ -8,6 +8,8 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import { exportSession, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
+import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFiles, type Finding, type RedactOptions } from '../view/redact/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
@@ -89,6 +91,37 @@ export class Engine {
     return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
   }
 
+  /** What redaction finds in one session's input files: each distinct string once, with where. */
+  async scanSecrets(key: string, options: Partial<RedactOptions>, onProgress?: OnExportProgress): Promise<Finding[] | null> {
+    const entry = this.#builtEntry(key);
+    if (!entry) return null;
+    const files = await inputTexts(entry.loaded.inputs, onProgress);
+    return scanFiles(files, makeRedactor(options));
+  }
+
+  /** The text of a download (Markdown, one-file HTML, Strap JSON); `options` null = not redacted. */
+  async exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<ExportResult | null> {
+    const entry = this.#builtEntry(key);
+    if (!entry) return null;
+    const l = entry.loaded;
+    const source: ExportSource = { key: l.key, title: l.title, startedAt: l.startedAt, endedAt: l.endedAt, session: l.result.session, children: l.children, metadata: l.result.metadata, rows: entry.rows };
+    const redactor = options ? makeRedactor(options) : null;
+    return exportSession(source, format, { redactor, redaction: describeRedaction(redactor?.options ?? null), exportedAt: Date.now(), onProgress });
+  }
+
+  /** The session's input files for a `#z=` link, redacted unless `options` is null. */
+  async shareFiles(key: string, options: Partial<RedactOptions> | null): Promise<{ name: string; text: string }[] | null> {
+    const entry = this.#builtEntry(key);
+    if (!entry) return null;
+    const r = options ? makeRedactor({ ...DEFAULT_REDACT, ...options }) : null;
+    return (await inputTexts(entry.loaded.inputs)).map((f) => ({ name: f.path, text: r ? redactFileText(f.text, r) : f.text }));
+  }
+
+  /** The one door to a built session for exports and sharing (sessions may be built on demand). */
+  #builtEntry(key: string): Entry | null {
+    return this.#sessions.get(key) ?? null;
+  }
+
   #rows(key: string): ChatRow[] | null {
     const entry = this.#sessions.get(key);
     if (!entry) return null;
@@ -118,6 +151,15 @@ function summarize(s: LoadedSession): SessionSummary {
     issueCount: s.issues.length,
     accounting: s.result.accounting
   };
+}
+
+async function inputTexts(inputs: InputFile[], onProgress?: OnExportProgress): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  for (const f of inputs) {
+    out.push({ path: f.path, text: await f.blob.text() });
+    onProgress?.({ task: 'scan', done: out.length, total: inputs.length });
+  }
+  return out;
 }
 
 function mbPerSec(bytes: number, started: number): number {

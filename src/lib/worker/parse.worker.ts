@@ -11,7 +11,10 @@ const api = {
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
   timeline: engine.timeline.bind(engine),
-  issues: engine.issues.bind(engine)
+  issues: engine.issues.bind(engine),
+  scanSecrets: engine.scanSecrets.bind(engine),
+  exportText: engine.exportText.bind(engine),
+  shareFiles: engine.shareFiles.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

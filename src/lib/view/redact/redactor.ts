@@ -21,15 +21,35 @@ export interface Redactor {
 	text(s: string): string;
 	/** A plain value with every content string redacted (copies only what changed). */
 	deep<T>(v: T): T;
+	/**
+	 * A string that may have been cut short from content redacted before (a title clipped to 80
+	 * characters): redacted, and any word that is the start of a string redacted earlier is masked
+	 * too, because a cut secret no longer matches its rule.
+	 */
+	clipped(s: string): string;
 }
+
+const CLIP_MIN = 6;
 
 export function makeRedactor(options: Partial<RedactOptions> = {}): Redactor {
 	const opts: RedactOptions = { ...DEFAULT_REDACT, ...options };
 	const set: RuleSet = ruleSet(rulesFor(opts));
 	const keep = new Set(opts.keep);
-	const text = (s: string): string => (set.rules.length ? applyMatches(s, findMatches(s, set), keep) : s);
+	const seen = new Map<string, string>();
+	const text = (s: string): string => {
+		if (!set.rules.length) return s;
+		const ms = findMatches(s, set);
+		for (const m of ms) if (!keep.has(m.id) && m.value.length > CLIP_MIN) seen.set(m.value, m.replacement);
+		return applyMatches(s, ms, keep);
+	};
 	const deep = <T>(v: T): T => mapStrings(v, text) as T;
-	return { options: opts, matches: (s) => findMatches(s, set), text, deep };
+	const clipped = (s: string): string =>
+		text(s).replace(/[^\s"'`()<>[\]]{6,}/g, (w) => {
+			const stem = w.replace(/…$/, '');
+			for (const [value, replacement] of seen) if (stem.length >= CLIP_MIN && value !== stem && value.startsWith(stem)) return replacement;
+			return w;
+		});
+	return { options: opts, matches: (s) => findMatches(s, set), text, deep, clipped };
 }
 
 function mapStrings(v: unknown, fn: (s: string) => string): unknown {
@@ -158,4 +178,26 @@ export function scanJsonl(file: string, text: string, c: FindingCollector): void
 			c.scan(raw, { file, line, atomUuid: null });
 		}
 	}
+}
+
+/** A dropped file's text, redacted: a whole JSON document (web export) or JSON lines. */
+export function redactFileText(text: string, r: Redactor): string {
+	const head = text.trimStart()[0];
+	if (head === '[' || head === '{') {
+		try {
+			const whole: unknown = JSON.parse(text);
+			const red = r.deep(whole);
+			return red === whole ? text : JSON.stringify(red);
+		} catch {
+			// JSON lines: each line is its own record.
+		}
+	}
+	return redactJsonl(text, r);
+}
+
+/** Findings over a session's input files, each distinct string once. */
+export function scanFiles(files: readonly { path: string; text: string }[], r: Redactor): Finding[] {
+	const c = new FindingCollector(r);
+	for (const f of files) scanJsonl(f.path, f.text, c);
+	return c.list();
 }

@@ -3,7 +3,7 @@
 // strings with a password, Authorization headers, high-entropy values on `.env` lines), and the
 // optional privacy rules the share dialog offers (home directory, e-mail addresses, literal
 // strings the user types). Compiles them once per option set.
-import { GITLEAKS_GLOBAL_ALLOW, GITLEAKS_RULES, type RuleData } from './gitleaks-rules.ts';
+import { GITLEAKS_GLOBAL_ALLOW, GITLEAKS_RULES, GITLEAKS_SOURCE, type RuleData } from './gitleaks-rules.ts';
 
 export interface Rule {
 	id: string;
@@ -139,4 +139,18 @@ function literalRule(literals: string[]): Rule | null {
 export function rulesFor(opts: RedactOptions): Rule[] {
 	const lit = literalRule(opts.literals);
 	return [...(lit ? [lit] : []), ...(opts.secrets ? SECRET_RULES : []), ...(opts.home ? [HOME_RULE] : []), ...(opts.emails ? [EMAIL_RULE] : [])];
+}
+
+/** One line for an export's header: what was redacted, by which rules, what was kept. */
+export function describeRedaction(opts: RedactOptions | null): string {
+	if (!opts) return 'Not redacted: this export holds the session as recorded.';
+	const what = [
+		opts.secrets ? `secrets (gitleaks default rules at ${GITLEAKS_SOURCE.commit.slice(0, 8)}, plus Loupe's connection-string, Authorization and .env rules)` : '',
+		opts.home ? 'home directory paths' : '',
+		opts.emails ? 'e-mail addresses' : '',
+		opts.literals.length ? `${opts.literals.length} typed string(s)` : ''
+	].filter(Boolean);
+	if (!what.length) return 'Not redacted: every redaction rule was switched off.';
+	const kept = opts.keep.length ? ` ${opts.keep.length} finding(s) were kept on purpose.` : '';
+	return `Redacted before export: ${what.join(', ')}.${kept}`;
 }
