@@ -106,7 +106,7 @@ export class Engine {
     const l = entry.loaded;
     const source: ExportSource = { key: l.key, title: l.title, startedAt: l.startedAt, endedAt: l.endedAt, session: l.result.session, children: l.children, metadata: l.result.metadata, rows: entry.rows };
     const redactor = options ? makeRedactor(options) : null;
-    return exportSession(source, format, { redactor, redaction: describeRedaction(redactor?.options ?? null), exportedAt: Date.now(), onProgress });
+    return exportSession(source, format, { redactor, redaction: describeRedaction(redactor?.options ?? null), onProgress });
   }
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */

@@ -1,5 +1,6 @@
 // What every export shares: the facts about the export (title, times, redaction), how long
-// text is shortened (and saying so), fences that survive backticks in the content, a diff as
+// text is shortened (exports carry no export time, so the same session and choices give the
+// same bytes) (and saying so), fences that survive backticks in the content, a diff as
 // unified text, the progress callback, and the list of what an export leaves out.
 import type { FileDiff } from '../chat/types.ts';
 
@@ -10,8 +11,6 @@ export interface ExportMeta {
 	endedAt: number | null;
 	/** One line about redaction ("Redacted: 12 findings (gitleaks rules …)" / "Not redacted"). */
 	redaction: string;
-	/** When the export was made (epoch ms); fixed in tests. */
-	exportedAt: number;
 }
 
 export interface ExportProgress {

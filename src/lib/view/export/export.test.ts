@@ -45,7 +45,7 @@ async function planted(): Promise<LoadedSession> {
 
 const opts = (redact: boolean, keep: string[] = []) => {
 	const redactor = redact ? makeRedactor({ keep }) : null;
-	return { redactor, redaction: describeRedaction(redactor?.options ?? null), exportedAt: Date.UTC(2026, 10, 30) };
+	return { redactor, redaction: describeRedaction(redactor?.options ?? null) };
 };
 
 describe('exports of planted secrets', () => {
@@ -115,7 +115,7 @@ describe('Strap export', () => {
 	});
 
 	it('the validator rejects what the shape forbids', () => {
-		const bad = { version: 'strap.state.v0.3', actors: { humans: {}, agents: {}, runtimes: {} }, loupe: { exportedAt: '', title: '', sessionKey: '', redaction: '', leftOut: [] }, root: { type: 'scope', label: 'root', status: 'open', participants: [], children: [{ type: 'event', from: 'assistant', kind: 'message', text: 'x' }, { type: 'tool_result', from: 'harness', kind: 'message', text: '' }] } };
+		const bad = { version: 'strap.state.v0.3', actors: { humans: {}, agents: {}, runtimes: {} }, loupe: { title: '', sessionKey: '', redaction: '', leftOut: [] }, root: { type: 'scope', label: 'root', status: 'open', participants: [], children: [{ type: 'event', from: 'assistant', kind: 'message', text: 'x' }, { type: 'tool_result', from: 'harness', kind: 'message', text: '' }] } };
 		const errors = validateSchema(schema, bad);
 		expect(errors.some((e) => e.includes('children[0].from'))).toBe(true);
 		expect(errors.some((e) => e.includes('children[1].type'))).toBe(true);

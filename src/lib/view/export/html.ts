@@ -157,7 +157,7 @@ export async function toHtml(rows: ChatRow[], meta: ExportMeta, onProgress?: OnE
 <input class="theme-input" type="radio" name="theme" id="theme-dark" aria-label="Dark theme">
 <header class="top">
 <h1>${esc(meta.title)}</h1>
-<p class="facts">${span}Exported from Loupe on ${isoTime(meta.exportedAt)}</p>
+<p class="facts">${span}Exported from Loupe</p>
 <p class="facts" data-redaction>${esc(meta.redaction)}</p>
 <p class="facts">Left out: ${esc(HTML_LEAVES_OUT.join('; '))}.</p>
 <div class="themes" aria-label="Theme"><label for="theme-auto">System</label><label for="theme-light">Light</label><label for="theme-dark">Dark</label></div>

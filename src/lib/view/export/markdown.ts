@@ -128,7 +128,7 @@ export function toMarkdown(rows: ChatRow[], meta: ExportMeta, onProgress?: OnExp
 	const head = [
 		`# ${meta.title.replace(/\n/g, ' ')}`,
 		'',
-		`> Exported from Loupe on ${isoTime(meta.exportedAt)}${meta.startedAt ? ` · session ${isoTime(meta.startedAt)} – ${isoTime(meta.endedAt)}` : ''}  `,
+		`> Exported from Loupe${meta.startedAt ? ` · session ${isoTime(meta.startedAt)} – ${isoTime(meta.endedAt)}` : ''}  `,
 		`> ${meta.redaction}  `,
 		`> Left out: ${MARKDOWN_LEAVES_OUT.join('; ')}.`,
 		''

@@ -6,7 +6,7 @@ import type { MetadataLine, Session } from '../../model/types.ts';
 import { buildChatRows, type ChatRow, type ChildLike } from '../chat/index.ts';
 import type { Redactor } from '../redact/index.ts';
 import type { ExportMeta, OnExportProgress } from './common.ts';
-import type { ExportFormat } from './index.ts';
+import type { ExportFormat } from './files.ts';
 import { toHtml } from './html.ts';
 import { toMarkdown } from './markdown.ts';
 import { toStrap, type StrapChild } from './strap.ts';
@@ -59,10 +59,10 @@ export function rowsOf(src: ExportSource): ChatRow[] {
 export async function exportSession(
 	src: ExportSource,
 	format: ExportFormat,
-	opts: { redactor: Redactor | null; redaction: string; exportedAt: number; onProgress?: OnExportProgress }
+	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress }
 ): Promise<ExportResult> {
 	const s = opts.redactor ? redactSource(src, opts.redactor) : src;
-	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction, exportedAt: opts.exportedAt };
+	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction };
 	let text: string;
 	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress), null, 2) + '\n';
 	else if (format === 'html') text = await toHtml(rowsOf(s), meta, opts.onProgress);

@@ -36,7 +36,7 @@ export interface StrapState {
 	version: 'strap.state.v0.3';
 	actors: { humans: Record<string, object>; agents: Record<string, object>; runtimes: Record<string, object> };
 	root: { type: 'scope'; label: string; status: 'open'; participants: string[]; children: StrapEvent[] };
-	loupe: { exportedAt: string; title: string; sessionKey: string; redaction: string; leftOut: string[] };
+	loupe: { title: string; sessionKey: string; redaction: string; leftOut: string[] };
 }
 
 /** The subset of a subagent transcript this module needs (structurally ingest's ChildTranscript). */
@@ -214,6 +214,6 @@ export function toStrap(session: Session, children: Record<string, StrapChild>, 
 			runtimes: { harness: {} }
 		},
 		root: { type: 'scope', label: 'root', status: 'open', participants: [], children: events },
-		loupe: { exportedAt: new Date(meta.exportedAt).toISOString(), title: meta.title, sessionKey: meta.sessionKey, redaction: meta.redaction, leftOut }
+		loupe: { title: meta.title, sessionKey: meta.sessionKey, redaction: meta.redaction, leftOut }
 	};
 }
