@@ -8,7 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
-import { exportSession, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
+import { exportSession, redactSource, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
 import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFiles, type Finding, type RedactOptions } from '../view/redact/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
@@ -23,6 +23,8 @@ export class Engine {
   #sessions = new Map<string, Entry>();
   #generation = 0;
   #abort: AbortController | null = null;
+  /** The last redacted copy of a session (exports in several formats redact once). */
+  #redacted: { key: string; sig: string; origin: object; src: ExportSource } | null = null;
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
@@ -106,7 +108,12 @@ export class Engine {
     const l = entry.loaded;
     const source: ExportSource = { key: l.key, title: l.title, startedAt: l.startedAt, endedAt: l.endedAt, session: l.result.session, children: l.children, metadata: l.result.metadata, rows: entry.rows };
     const redactor = options ? makeRedactor(options) : null;
-    return exportSession(source, format, { redactor, redaction: describeRedaction(redactor?.options ?? null), onProgress });
+    const sig = JSON.stringify(redactor?.options ?? null);
+    if (this.#redacted?.key !== key || this.#redacted.sig !== sig || this.#redacted.origin !== l.result.session) {
+      onProgress?.({ task: 'redact', done: 0, total: 1 });
+      this.#redacted = { key, sig, origin: l.result.session, src: redactor ? redactSource(source, redactor) : source };
+    }
+    return exportSession(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress });
   }
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */

@@ -52,8 +52,10 @@ export function redactSource(src: ExportSource, r: Redactor): ExportSource {
 		: { ...src, title: r.clipped(src.title), session, metadata, children: childrenChanged ? children : src.children, rows: null };
 }
 
+/** The chat rows of a source, built once and kept on it. */
 export function rowsOf(src: ExportSource): ChatRow[] {
-	return src.rows ?? buildChatRows(src.session, src.children, { metadata: src.metadata });
+	src.rows ??= buildChatRows(src.session, src.children, { metadata: src.metadata });
+	return src.rows;
 }
 
 export async function exportSession(

@@ -24,7 +24,8 @@ export const LOUPE_SECRET_RULES: RuleData[] = [
 	{
 		// scheme://user:password@host — database URLs, broker URLs, git remotes with a token.
 		id: 'connection-string-password',
-		regex: String.raw`\b[a-z][a-z0-9+.-]{1,30}://[^\s:/@'"\x60<>]{1,100}:([^\s@/'"\x60<>]{3,200})@[^\s/'"\x60<>]+`,
+		// Starts at the literal "://" (found fast); the scheme in front does not change the secret.
+		regex: String.raw`://[^\s:/@'"\x60<>]{1,100}:([^\s@/'"\x60<>]{3,200})@[^\s/'"\x60<>]+`,
 		flags: 'i',
 		keywords: ['://'],
 		allowSecret: [String.raw`^(?:\$\{?[A-Za-z_]+\}?|\*+|x+|<[^>]*>|password|pass|secret|changeme)$`]

@@ -58,19 +58,31 @@ export interface RuleSet {
 	keywordRe: RegExp;
 	/** keyword (lower case) → indexes of the rules it unlocks. */
 	byKeyword: Map<string, number[]>;
+	/** Rules without keywords always run. */
+	always: number[];
 }
 
 export function ruleSet(rules: Rule[]): RuleSet {
 	const byKeyword = new Map<string, number[]>();
+	const always: number[] = [];
 	rules.forEach((r, i) => {
-		for (const k of r.keywords) {
-			const list = byKeyword.get(k) ?? [];
-			list.push(i);
-			byKeyword.set(k, list);
-		}
+		if (!r.keywords.length) always.push(i);
+		for (const k of r.keywords) byKeyword.set(k.toLowerCase(), [...(byKeyword.get(k.toLowerCase()) ?? []), i]);
 	});
 	const alts = [...byKeyword.keys()].sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	return { rules, keywordRe: new RegExp(alts.join('|'), 'gi'), byKeyword };
+	return { rules, keywordRe: new RegExp(alts.join('|') || '(?!)', 'gi'), byKeyword, always };
+}
+
+/** Indexes of the rules whose keywords occur in `text` (sorted), or null when none do. */
+function activeRules(text: string, set: RuleSet): number[] | null {
+	const active = new Set(set.always);
+	const re = set.keywordRe;
+	re.lastIndex = 0;
+	for (let m = re.exec(text); m; m = re.exec(text)) {
+		for (const i of set.byKeyword.get(m[0].toLowerCase()) ?? []) active.add(i);
+		if (active.size === set.rules.length) break;
+	}
+	return active.size ? [...active].sort((a, b) => a - b) : null;
 }
 
 function hasDigit(s: string): boolean {
@@ -80,19 +92,15 @@ function hasDigit(s: string): boolean {
 /** Every accepted match in `text`, sorted by position, non-overlapping (earlier rules win). */
 export function findMatches(text: string, set: RuleSet): Match[] {
 	if (text.length < 2) return [];
-	// Which rules may match: the keywords present.
-	let active: Set<number> | null = null;
-	set.keywordRe.lastIndex = 0;
-	for (let m = set.keywordRe.exec(text); m; m = set.keywordRe.exec(text)) {
-		active ??= new Set();
-		for (const i of set.byKeyword.get(m[0].toLowerCase()) ?? []) active.add(i);
-		if (active.size === set.rules.length) break;
-	}
-	if (!active) return [];
-	const taken: Match[] = [];
-	const order = [...active].sort((a, b) => a - b);
+	const order = activeRules(text, set);
+	if (!order) return [];
+	// Accepted matches, sorted and non-overlapping; each rule's matches come in order, so one
+	// pointer walk finds overlaps with earlier (more specific) rules.
+	let taken: Match[] = [];
 	for (const i of order) {
 		const rule = set.rules[i];
+		const fresh: Match[] = [];
+		let p = 0;
 		rule.re.lastIndex = 0;
 		for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
 			if (m[0].length === 0) {
@@ -103,13 +111,23 @@ export function findMatches(text: string, set: RuleSet): Match[] {
 			const span = m.indices?.[group];
 			if (!span) continue;
 			const [start, end] = span;
+			while (p < taken.length && taken[p].end <= start) p++;
+			if (p < taken.length && taken[p].start < end) continue;
 			const value = text.slice(start, end);
 			if (!accept(rule, value, m[0])) continue;
-			if (taken.some((t) => start < t.end && t.start < end)) continue;
-			taken.push({ kind: rule.id, start, end, value, replacement: rule.replacement, id: findingId(rule.id, value) });
+			fresh.push({ kind: rule.id, start, end, value, replacement: rule.replacement, id: findingId(rule.id, value) });
 		}
+		if (fresh.length) taken = taken.length ? merge(taken, fresh) : fresh;
 	}
-	return taken.sort((a, b) => a.start - b.start);
+	return taken;
+}
+
+function merge(a: Match[], b: Match[]): Match[] {
+	const out: Match[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i].start < b[j].start) ? a[i++] : b[j++]);
+	return out;
 }
 
 function firstGroup(m: RegExpExecArray): number {
