@@ -6,8 +6,12 @@
 //   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
-//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
-// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
+//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
+//   export    Markdown / one-file HTML of the open session, redacted with the dialog's defaults,
+//             made in the worker (window.__loupe.exportText), each cold (no redacted copy kept),
+//             with the longest main-thread task while they run.
+// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
+// Markdown export ≤ 2 s, HTML export ≤ 4 s.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
@@ -25,7 +29,7 @@ const arg = (name, fallback) => {
 const MB = arg('mb', 100);
 const SEED = arg('seed', 1);
 const RUNS = arg('runs', 3);
-const PORT = 4179;
+const PORT = Number(process.env.PW_PORT ?? 4179);
 
 function generate() {
   const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
@@ -108,6 +112,19 @@ async function main() {
       const sorted = deltas.slice(1).sort((a, b) => a - b);
       return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
     });
+    const exp = await page.evaluate(async () => {
+      const out = {};
+      for (const format of ['markdown', 'html']) {
+        // Evict the worker's redacted copy so each format pays for its own redaction.
+        await window.__loupe.exportText('strap', { redact: false });
+        const from = performance.now();
+        const text = await window.__loupe.exportText(format, { redact: true });
+        const to = performance.now();
+        const long = window.__longtasks.filter(([s, d]) => s + d >= from && s <= to).map(([, d]) => d);
+        out[format] = { ms: to - from, mb: new Blob([text]).size / 1e6, longestTaskMs: Math.max(0, ...long) };
+      }
+      return out;
+    });
     // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     const reopens = [];
@@ -141,6 +158,10 @@ async function main() {
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
       timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
+      exportMarkdownMs: Math.round(exp.markdown.ms),
+      exportHtmlMs: Math.round(exp.html.ms),
+      exportHtmlMb: +exp.html.mb.toFixed(1),
+      exportLongestTaskMs: Math.round(Math.max(exp.markdown.longestTaskMs, exp.html.longestTaskMs)),
       runs: RUNS
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
@@ -151,6 +172,9 @@ async function main() {
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
+    console.log(`  export Markdown, redacted (worker)    ${result.exportMarkdownMs} ms (target ≤ 2000)   ${verdict(result.exportMarkdownMs <= 2000)}`);
+    console.log(`  export one-file HTML, redacted       ${result.exportHtmlMs} ms, ${result.exportHtmlMb} MB (target ≤ 4000)   ${verdict(result.exportHtmlMs <= 4000)}`);
+    console.log(`  longest main-thread task, exports    ${result.exportLongestTaskMs} ms (target ≤ 100)   ${verdict(result.exportLongestTaskMs <= 100)}`);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
