@@ -154,3 +154,22 @@ describe('HTML export', () => {
 		expect(text).toContain('data-row-kind="delegation"');
 	});
 });
+
+describe('Markdown export', () => {
+	it('reads like the chat: prompts quoted, thinking and tool runs in <details>, diffs fenced, the subagent nested', async () => {
+		const md = (await exportSession(sourceOf(await planted()), 'markdown', opts(true))).text;
+		expect(md).toMatch(/^# /);
+		expect(md).toContain('> Left out:');
+		expect(md).toMatch(/\*\*User\*\* · 2026-11-01T09:00:01Z\n\n> Deploy is failing\./);
+		expect(md).toContain('<details>\n<summary>Thought</summary>');
+		expect(md).toMatch(/```diff\n--- a\/~\/projects\/shop\/deploy\/id_rsa\n\+\+\+ b\/~\/projects\/shop\/deploy\/id_rsa\n@@ -\d+,0 \+1,1 @@\n\+\[REDACTED:private-key\]/);
+		expect(md).toMatch(/```sh\ncurl -H "Authorization: Bearer \[REDACTED:authorization-header\]"/);
+		// The subagent's own work sits inside its delegation's <details>, before the result.
+		const sub = md.indexOf('<summary>Subagent: Check the config (general-purpose)</summary>');
+		const grep = md.indexOf('api_secret', sub);
+		const end = md.indexOf('</details>\n\n', md.indexOf('**Result**', sub));
+		expect(sub).toBeGreaterThan(0);
+		expect(grep).toBeGreaterThan(sub);
+		expect(grep).toBeLessThan(end);
+	});
+});
