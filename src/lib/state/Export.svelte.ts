@@ -99,10 +99,14 @@ export class ExportUi {
 
 	async download(format: ExportFormat = this.format): Promise<void> {
 		await this.#run(async () => {
-			const out = await this.text(format, this.options);
+			const key = this.#viewer.currentKey;
+			if (!key) return;
+			const { api, inWorker } = await engineClient();
+			// The worker hands over a Blob: a 50 MB export never becomes a string on this thread.
+			const out = await api.exportBlob(key, format, this.options, proxied((p: ExportProgress) => (this.progress = p), inWorker));
 			if (!out) return;
-			const { name, mime } = exportFile(format, this.#viewer.current?.meta.title ?? 'session');
-			const url = URL.createObjectURL(new Blob([out.text], { type: mime }));
+			const { name } = exportFile(format, this.#viewer.current?.meta.title ?? 'session');
+			const url = URL.createObjectURL(out.blob);
 			const a = document.createElement('a');
 			a.href = url;
 			a.download = name;

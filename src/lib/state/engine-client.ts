@@ -37,6 +37,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       issues: async (...a) => engine.issues(...a),
       scanSecrets: (...a) => engine.scanSecrets(...a),
       exportText: (...a) => engine.exportText(...a),
+      exportBlob: (...a) => engine.exportBlob(...a),
       shareFiles: (...a) => engine.shareFiles(...a)
     };
     return { api, inWorker: false };

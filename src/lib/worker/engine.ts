@@ -8,7 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
-import { exportSession, redactSource, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
+import { exportFile, exportSession, redactSource, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
 import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFiles, type Finding, type RedactOptions } from '../view/redact/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
@@ -114,6 +114,12 @@ export class Engine {
       this.#redacted = { key, sig, origin: l.result.session, src: redactor ? redactSource(source, redactor) : source };
     }
     return exportSession(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress });
+  }
+
+  /** A download made in the worker as a Blob, so the page never holds (or encodes) the text. */
+  async exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<{ blob: Blob; bytes: number } | null> {
+    const out = await this.exportText(key, format, options, onProgress);
+    return out && { blob: new Blob([out.text], { type: exportFile(format, '').mime }), bytes: out.bytes };
   }
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */

@@ -14,6 +14,7 @@ const api = {
   issues: engine.issues.bind(engine),
   scanSecrets: engine.scanSecrets.bind(engine),
   exportText: engine.exportText.bind(engine),
+  exportBlob: engine.exportBlob.bind(engine),
   shareFiles: engine.shareFiles.bind(engine)
 };
 

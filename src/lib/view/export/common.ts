@@ -25,10 +25,15 @@ export type OnExportProgress = (p: ExportProgress) => void;
 export function shorten(text: string, maxLines: number, maxChars: number): { text: string; cut: string | null } {
 	let out = text;
 	let cutLines = 0;
-	const lines = out.split('\n');
-	if (lines.length > maxLines) {
-		cutLines = lines.length - maxLines;
-		out = lines.slice(0, maxLines).join('\n');
+	// Walk newlines instead of splitting: outputs run to megabytes and only the head is kept.
+	let at = -1;
+	for (let n = 0; n < maxLines; n++) {
+		at = text.indexOf('\n', at + 1);
+		if (at < 0) break;
+	}
+	if (at >= 0 && at < text.length - 1) {
+		for (let i = at; i >= 0; i = text.indexOf('\n', i + 1)) cutLines++;
+		out = text.slice(0, at);
 	}
 	let cutChars = 0;
 	if (out.length > maxChars) {
@@ -56,6 +61,21 @@ export function diffText(d: FileDiff): string {
 		for (const l of h.lines) out.push(`${l.op}${l.text}`);
 	}
 	return out.join('\n');
+}
+
+/** UTF-8 size of a string without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
+export function utf8Bytes(s: string): number {
+	let n = 0;
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c < 0x80) n += 1;
+		else if (c < 0x800) n += 2;
+		else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+			n += 4;
+			i++;
+		} else n += 3;
+	}
+	return n;
 }
 
 export function isoTime(ms: number | null): string {

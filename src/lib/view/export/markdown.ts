@@ -25,7 +25,7 @@ function quote(text: string): string {
 
 /** Text that must not open HTML inside a <summary> line. */
 function inline(text: string, max = 140): string {
-	const flat = text.replace(/\s+/g, ' ').trim();
+	const flat = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
 	const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 	return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -5,7 +5,7 @@
 import type { MetadataLine, Session } from '../../model/types.ts';
 import { buildChatRows, type ChatRow, type ChildLike } from '../chat/index.ts';
 import type { Redactor } from '../redact/index.ts';
-import type { ExportMeta, OnExportProgress } from './common.ts';
+import { utf8Bytes, type ExportMeta, type OnExportProgress } from './common.ts';
 import type { ExportFormat } from './files.ts';
 import { toHtml } from './html.ts';
 import { toMarkdown } from './markdown.ts';
@@ -69,5 +69,5 @@ export async function exportSession(
 	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress), null, 2) + '\n';
 	else if (format === 'html') text = await toHtml(rowsOf(s), meta, opts.onProgress);
 	else text = toMarkdown(rowsOf(s), meta, opts.onProgress);
-	return { text, bytes: new TextEncoder().encode(text).byteLength };
+	return { text, bytes: utf8Bytes(text) };
 }

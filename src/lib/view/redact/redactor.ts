@@ -1,7 +1,8 @@
 // Redaction over structured data: a Redactor (option set → rules → string → string), a deep
 // map over plain JSON-like values that copies only what changed, and the findings list (each
 // distinct string once, with a count and where it was seen). Identifiers (uuids, tool-use ids,
-// signatures, timestamps) are never scanned: rewriting one would break how records link up.
+// signatures, timestamps) are never scanned: rewriting one would break how records link up; nor
+// are base64 payloads (`{type: "base64", data}` of images and documents): no rule reads base64.
 import { DEFAULT_REDACT, rulesFor, type RedactOptions } from './rules.ts';
 import { applyMatches, findMatches, maskPreview, ruleSet, type Match, type RuleSet } from './scan.ts';
 
@@ -65,8 +66,9 @@ function mapStrings(v: unknown, fn: (s: string) => string): unknown {
 	if (v && typeof v === 'object') {
 		let out: Record<string, unknown> | null = null;
 		const obj = v as Record<string, unknown>;
+		const base64 = obj.type === 'base64';
 		for (const k in obj) {
-			if (STRUCTURAL.has(k)) continue;
+			if (STRUCTURAL.has(k) || (base64 && k === 'data')) continue;
 			const n = mapStrings(obj[k], fn);
 			if (n !== obj[k]) (out ??= { ...obj })[k] = n;
 		}
@@ -116,8 +118,9 @@ export class FindingCollector {
 			return;
 		}
 		if (value && typeof value === 'object') {
+			const base64 = (value as { type?: unknown }).type === 'base64';
 			for (const [k, v] of Object.entries(value)) {
-				if (STRUCTURAL.has(k)) continue;
+				if (STRUCTURAL.has(k) || (base64 && k === 'data')) continue;
 				this.scan(v, place, path ? `${path}.${k}` : k);
 			}
 		}
