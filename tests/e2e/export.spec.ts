@@ -144,3 +144,30 @@ test('hostile transcripts: nothing runs in their one-file HTML export', async ({
     await offline.close();
   }
 });
+
+test('a session too large for a link offers the one-file HTML instead, redacted', async ({ page }) => {
+  // About 2.4 MB of incompressible text: no link can carry it.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+  const noise = Array.from({ length: 2_400_000 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rand() * 62)]).join('');
+  const line = (o: object) => JSON.stringify({ sessionId: 'big', cwd: '/Users/bigfake/x', version: '2.1.30', isSidechain: false, userType: 'external', ...o });
+  const text = [
+    line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T09:00:00Z', promptSource: 'typed', message: { role: 'user', content: `token ${SECRETS['github-pat']} and noise:\n${noise.match(/.{1,100}/g)!.join('\n')}` } }),
+    line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-11-01T09:00:05Z', message: { id: 'm1', role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'text', text: 'Noted.' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } })
+  ].join('\n');
+  const file = join(tmp(), 'too-large.jsonl');
+  writeFileSync(file, text + '\n');
+  await openApp(page);
+  await pickFiles(page, [file]);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const dialog = page.locator('[data-dialog="share"]');
+  await dialog.locator('[data-action="copy-link"]').click();
+  await expect(dialog.locator('[role=status]')).toContainText('too large to travel inside a link');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.locator('[data-action="download-html"]').click()]);
+  expect(download.suggestedFilename()).toMatch(/\.html$/);
+  const html = readFileSync((await download.path()) as string, 'utf8');
+  expect(html).toContain('Noted.');
+  expect(html).toContain('[REDACTED:github-pat]');
+  expect(html).not.toContain(SECRETS['github-pat']);
+  expect(html).not.toContain('bigfake');
+});

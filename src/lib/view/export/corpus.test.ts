@@ -53,6 +53,18 @@ describe('exports over the corpus', () => {
 		expect(forks).toBeGreaterThanOrEqual(8);
 	});
 
+	it('a compaction becomes a harness history.summarize call with the summary as its output', async () => {
+		const file = 'corpus/claude-code-log/test/test_data/dag_compact_after_rewind_preserved.jsonl';
+		const { sessions } = await loadSessions([{ path: file, blob: new Blob([readFileSync(join(ROOT, file))]) }]);
+		const state = JSON.parse((await exportAll(sessions[0])).strap) as { root: { children: { from: string; kind: string; calls?: { tool: string; ok?: boolean; output?: { summary?: string } }[] }[] } };
+		const compactions = state.root.children.filter((e) => e.calls?.some((c) => c.tool === 'history.summarize'));
+		expect(compactions.length).toBeGreaterThan(0);
+		for (const e of compactions) {
+			expect(e).toMatchObject({ from: 'harness', kind: 'tool_request' });
+			expect(typeof e.calls![0].output?.summary).toBe('string');
+		}
+	});
+
 	it('hostile sessions export without script, handlers or javascript: URLs in the HTML', async () => {
 		const { sessions } = await loadSessions(drop(join(ROOT, 'hostile')));
 		expect(sessions.length).toBe(4);
