@@ -89,21 +89,27 @@ export class ExportUi {
 		this.unticked = next;
 	}
 
-	/** The export text for `format` with the given redaction (the download's exact bytes). */
-	async text(format: ExportFormat, options: RedactOptions | null): Promise<{ text: string; bytes: number } | null> {
+	/**
+	 * The export for `format` with the given redaction (the download's exact bytes). It crosses
+	 * from the worker as a Blob: a structured-cloned 50 MB string would stall this thread.
+	 */
+	async blob(format: ExportFormat, options: RedactOptions | null): Promise<{ blob: Blob; bytes: number } | null> {
 		const key = this.#viewer.currentKey;
 		if (!key) return null;
 		const { api, inWorker } = await engineClient();
-		return api.exportText(key, format, options, proxied((p: ExportProgress) => (this.progress = p), inWorker));
+		return api.exportBlob(key, format, options, proxied((p: ExportProgress) => (this.progress = p), inWorker));
+	}
+
+	/** The export as text (clipboard, automation): the same bytes as the download. */
+	async text(format: ExportFormat, options: RedactOptions | null): Promise<{ text: string; bytes: number } | null> {
+		const out = await this.blob(format, options);
+		return out && { text: await out.blob.text(), bytes: out.bytes };
 	}
 
 	async download(format: ExportFormat = this.format): Promise<void> {
 		await this.#run(async () => {
-			const key = this.#viewer.currentKey;
-			if (!key) return;
-			const { api, inWorker } = await engineClient();
 			// The worker hands over a Blob: a 50 MB export never becomes a string on this thread.
-			const out = await api.exportBlob(key, format, this.options, proxied((p: ExportProgress) => (this.progress = p), inWorker));
+			const out = await this.blob(format, this.options);
 			if (!out) return;
 			const { name } = exportFile(format, this.#viewer.current?.meta.title ?? 'session');
 			const url = URL.createObjectURL(out.blob);
