@@ -7,9 +7,9 @@
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
-//   export    Markdown / one-file HTML of the open session, redacted with the dialog's defaults,
-//             made in the worker (window.__loupe.exportText), each cold (no redacted copy kept),
-//             with the longest main-thread task while they run.
+//   export    Markdown / one-file HTML of the open session through the dialog (Export → Download,
+//             the dialog's default redaction), made in the worker, each cold (no redacted copy
+//             kept), with the longest main-thread task from the click to the download.
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
 // Markdown export ≤ 2 s, HTML export ≤ 4 s.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
@@ -112,19 +112,24 @@ async function main() {
       const sorted = deltas.slice(1).sort((a, b) => a - b);
       return { frames: sorted.length, p95: sorted[Math.floor(sorted.length * 0.95)], worst: sorted[sorted.length - 1], domNodes: el.querySelectorAll('*').length };
     });
-    const exp = await page.evaluate(async () => {
-      const out = {};
-      for (const format of ['markdown', 'html']) {
-        // Evict the worker's redacted copy so each format pays for its own redaction.
-        await window.__loupe.exportText('strap', { redact: false });
-        const from = performance.now();
-        const text = await window.__loupe.exportText(format, { redact: true });
-        const to = performance.now();
-        const long = window.__longtasks.filter(([s, d]) => s + d >= from && s <= to).map(([, d]) => d);
-        out[format] = { ms: to - from, mb: text.length / 1e6, longestTaskMs: Math.max(0, ...long) };
-      }
-      return out;
-    });
+    // Exports as a person makes them: Export → the dialog's scan → a format → Download, timed
+    // from the click to the download, with the longest main-thread task in that window.
+    const exp = {};
+    await page.locator('[data-action="export"]').click();
+    const dialog = page.locator('[data-dialog="share"]');
+    await dialog.locator('[data-findings-count]').waitFor({ timeout: 600_000 });
+    for (const format of ['markdown', 'html']) {
+      // Evict the worker's redacted copy so each format pays for its own redaction.
+      await page.evaluate(() => window.__loupe.exportText('markdown', { redact: false }).then(() => undefined));
+      await dialog.locator(`input[name="export-format"][value="${format}"]`).check();
+      const from = await page.evaluate(() => performance.now());
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), dialog.locator('[data-action="download"]').click()]);
+      const to = await page.evaluate(() => performance.now());
+      const long = await page.evaluate(([a, b]) => window.__longtasks.filter(([s, d]) => s + d >= a && s <= b).map(([, d]) => d), [from, to]);
+      const { statSync } = await import('node:fs');
+      exp[format] = { ms: to - from, mb: statSync(await download.path()).size / 1e6, longestTaskMs: Math.max(0, ...long) };
+    }
+    await dialog.locator('button.close').click();
     // Wait until the session is in the cache, then reload and reopen it from "Recent sessions".
     await page.waitForFunction(() => window.__loupe?.recentKeys?.().length > 0, null, { timeout: 600_000 });
     const reopens = [];
@@ -173,7 +178,7 @@ async function main() {
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  export Markdown, redacted (worker)    ${result.exportMarkdownMs} ms (target ≤ 2000)   ${verdict(result.exportMarkdownMs <= 2000)}`);
-    console.log(`  export one-file HTML, redacted       ${result.exportHtmlMs} ms, ${result.exportHtmlMb} M chars (target ≤ 4000)   ${verdict(result.exportHtmlMs <= 4000)}`);
+    console.log(`  export one-file HTML, redacted       ${result.exportHtmlMs} ms, ${result.exportHtmlMb} MB (target ≤ 4000)   ${verdict(result.exportHtmlMs <= 4000)}`);
     console.log(`  longest main-thread task, exports    ${result.exportLongestTaskMs} ms (target ≤ 100)   ${verdict(result.exportLongestTaskMs <= 100)}`);
     console.log(JSON.stringify(result));
   } finally {
