@@ -2,6 +2,7 @@
 // and links are redacted, the one-file HTML opened from disk renders the session without a
 // single request leaving the page, and the hostile fixtures run nothing in it.
 import { expect, test, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,10 +147,8 @@ test('hostile transcripts: nothing runs in their one-file HTML export', async ({
 });
 
 test('a session too large for a link offers the one-file HTML instead, redacted', async ({ page }) => {
-  // About 2.4 MB of incompressible text: no link can carry it.
-  let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
-  const noise = Array.from({ length: 2_400_000 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rand() * 62)]).join('');
+  // About 2.4 MB of random base64: it compresses to more than a link carries.
+  const noise = randomBytes(1_800_000).toString('base64');
   const line = (o: object) => JSON.stringify({ sessionId: 'big', cwd: '/Users/bigfake/x', version: '2.1.30', isSidechain: false, userType: 'external', ...o });
   const text = [
     line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T09:00:00Z', promptSource: 'typed', message: { role: 'user', content: `token ${SECRETS['github-pat']} and noise:\n${noise.match(/.{1,100}/g)!.join('\n')}` } }),
