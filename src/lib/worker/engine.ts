@@ -8,7 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
-import { exportFile, exportSession, redactSource, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
+import { exportFile, exportSessionText, redactSource, utf8Bytes, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
 import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFiles, type Finding, type RedactOptions } from '../view/redact/index.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
@@ -103,6 +103,19 @@ export class Engine {
 
   /** The text of a download (Markdown, one-file HTML, Strap JSON); `options` null = not redacted. */
   async exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<ExportResult | null> {
+    const text = await this.#export(key, format, options, onProgress);
+    return text === null ? null : { text, bytes: utf8Bytes(text) };
+  }
+
+  /** A download made in the worker as a Blob, so the page never holds (or encodes) the text. */
+  async exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<{ blob: Blob; bytes: number } | null> {
+    const text = await this.#export(key, format, options, onProgress);
+    if (text === null) return null;
+    const blob = new Blob([text], { type: exportFile(format, '').mime });
+    return { blob, bytes: blob.size };
+  }
+
+  async #export(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<string | null> {
     const entry = this.#builtEntry(key);
     if (!entry) return null;
     const l = entry.loaded;
@@ -113,13 +126,7 @@ export class Engine {
       onProgress?.({ task: 'redact', done: 0, total: 1 });
       this.#redacted = { key, sig, origin: l.result.session, src: redactor ? redactSource(source, redactor) : source };
     }
-    return exportSession(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress });
-  }
-
-  /** A download made in the worker as a Blob, so the page never holds (or encodes) the text. */
-  async exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<{ blob: Blob; bytes: number } | null> {
-    const out = await this.exportText(key, format, options, onProgress);
-    return out && { blob: new Blob([out.text], { type: exportFile(format, '').mime }), bytes: out.bytes };
+    return exportSessionText(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress });
   }
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */

@@ -34,7 +34,8 @@ function pre(text: string | null | undefined, cls = ''): string {
 
 function images(list: ImageRef[]): string {
 	if (!list.length) return '';
-	const shown = list.filter((i) => i.bytes <= IMAGE_MAX_BYTES && /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(i.dataUrl));
+	// view/chat built each dataUrl only from validated base64 of an allowed raster type.
+	const shown = list.filter((i) => i.bytes <= IMAGE_MAX_BYTES && /^data:image\/(?:png|jpeg|gif|webp);base64,/.test(i.dataUrl));
 	const left = list.length - shown.length;
 	return `<div class="imgs">${shown.map((i) => `<img src="${esc(i.dataUrl)}" alt="image (${esc(i.mediaType)})">`).join('')}${left ? `<p class="note">${left} image${left > 1 ? 's' : ''} left out (too large)</p>` : ''}</div>`;
 }

@@ -4,6 +4,6 @@
 export { toMarkdown, MARKDOWN_LEAVES_OUT } from './markdown.ts';
 export { toHtml, exportCsp, HTML_LEAVES_OUT } from './html.ts';
 export { toStrap, type StrapState, type StrapEvent, type StrapCall, type StrapChild } from './strap.ts';
-export type { ExportMeta, ExportProgress, OnExportProgress } from './common.ts';
+export { utf8Bytes, type ExportMeta, type ExportProgress, type OnExportProgress } from './common.ts';
 export { EXPORT_FORMATS, exportFile, type ExportFormat } from './files.ts';
-export { exportSession, redactSource, rowsOf, type ExportSource, type ExportResult, type ExportChild } from './session.ts';
+export { exportSession, exportSessionText, redactSource, rowsOf, type ExportSource, type ExportResult, type ExportChild } from './session.ts';

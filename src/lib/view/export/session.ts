@@ -61,7 +61,7 @@ export function rowsOf(src: ExportSource): ChatRow[] {
 export async function exportSession(
 	src: ExportSource,
 	format: ExportFormat,
-	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress }
+	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress; countBytes?: boolean }
 ): Promise<ExportResult> {
 	const s = opts.redactor ? redactSource(src, opts.redactor) : src;
 	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction };
@@ -69,5 +69,14 @@ export async function exportSession(
 	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress), null, 2) + '\n';
 	else if (format === 'html') text = await toHtml(rowsOf(s), meta, opts.onProgress);
 	else text = toMarkdown(rowsOf(s), meta, opts.onProgress);
-	return { text, bytes: utf8Bytes(text) };
+	return { text, bytes: opts.countBytes === false ? -1 : utf8Bytes(text) };
+}
+
+/** The text only (a Blob's size gives the bytes for free). */
+export async function exportSessionText(
+	src: ExportSource,
+	format: ExportFormat,
+	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress }
+): Promise<string> {
+	return (await exportSession(src, format, { ...opts, countBytes: false })).text;
 }

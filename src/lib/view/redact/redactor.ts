@@ -31,17 +31,26 @@ export interface Redactor {
 }
 
 const CLIP_MIN = 6;
+const MEMO_MIN = 256;
 
 export function makeRedactor(options: Partial<RedactOptions> = {}): Redactor {
 	const opts: RedactOptions = { ...DEFAULT_REDACT, ...options };
 	const set: RuleSet = ruleSet(rulesFor(opts));
 	const keep = new Set(opts.keep);
 	const seen = new Map<string, string>();
+	// Transcripts say many long things twice (a tool result and its toolUseResult): redact each once.
+	const memo = new Map<string, string>();
 	const text = (s: string): string => {
 		if (!set.rules.length) return s;
+		if (s.length >= MEMO_MIN) {
+			const hit = memo.get(s);
+			if (hit !== undefined) return hit;
+		}
 		const ms = findMatches(s, set);
 		for (const m of ms) if (!keep.has(m.id) && m.value.length > CLIP_MIN) seen.set(m.value, m.replacement);
-		return applyMatches(s, ms, keep);
+		const out = applyMatches(s, ms, keep);
+		if (s.length >= MEMO_MIN) memo.set(s, out);
+		return out;
 	};
 	const deep = <T>(v: T): T => mapStrings(v, text) as T;
 	const clipped = (s: string): string =>
