@@ -5,6 +5,8 @@
 // the source is escaped, unsafe link schemes dropped, images only from data: URLs), every other
 // string is escaped, and the file carries its own Content-Security-Policy (no script, no
 // network: `default-src 'none'`, the stylesheet allowed by its hash, images only from data:).
+// The app's second pass, DOMPurify (components/markdown/sanitize.ts), needs a DOM and the export
+// is made in the worker, so it does not run here: the CSP without any script source takes its place.
 import type { ChatRow, GroupEntry, ImageRef, ToolCallView } from '../chat/types.ts';
 import { diffText, isoTime, progressTicker, shorten, type ExportMeta, type OnExportProgress } from './common.ts';
 import { HTML_STYLE } from './html-style.ts';
