@@ -1,8 +1,11 @@
 // "Copy link": a link that reopens the open session at the landed atom. A session loaded from
 // ?src= reuses that URL; a small session travels inside the fragment (#z=, never sent to a
-// server); a large one gets a message saying to host the file and open it with ?src=.
+// server) — its files redacted in the worker first (the share dialog's choices, on by default);
+// a session too large for a link sets `tooLarge`, and the dialog offers the one-file HTML instead.
 import { formatFragment } from '../view/links/fragment.ts';
 import { encodeShare } from '../view/links/share.ts';
+import { DEFAULT_REDACT, type RedactOptions } from '../view/redact/rules.ts';
+import { engineClient } from './engine-client.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
 export class Share {
@@ -10,14 +13,17 @@ export class Share {
   message = $state<string | null>(null);
   /** The last link made (also on the clipboard when allowed). */
   link = $state<string | null>(null);
+  /** The last attempt did not fit in a link (offer the one-file HTML instead). */
+  tooLarge = $state(false);
   private viewer: Viewer;
 
   constructor(viewer: Viewer) {
     this.viewer = viewer;
   }
 
-  async copy(atomUuid: string | null): Promise<void> {
-    const href = await this.make(atomUuid);
+  /** Makes the link (redacted per `redact`; null = as recorded) and puts it on the clipboard. */
+  async copy(atomUuid: string | null, redact: RedactOptions | null = DEFAULT_REDACT): Promise<void> {
+    const href = await this.make(atomUuid, redact);
     if (!href) return;
     this.link = href;
     try {
@@ -28,9 +34,10 @@ export class Share {
     }
   }
 
-  async make(atomUuid: string | null): Promise<string | null> {
+  async make(atomUuid: string | null, redact: RedactOptions | null = DEFAULT_REDACT): Promise<string | null> {
     const v = this.viewer;
     if (!v.currentKey) return null;
+    this.tooLarge = false;
     const url = new URL(location.href);
     url.search = '';
     const place = { s: v.currentKey, a: atomUuid ?? undefined };
@@ -39,14 +46,12 @@ export class Share {
       url.hash = formatFragment(place);
       return url.href;
     }
-    const session = v.sessions.find((s) => s.key === v.currentKey);
-    const paths = new Set(session?.files.map((f) => f.path) ?? []);
-    const files = await Promise.all(
-      v.files.filter((f) => paths.has(f.path)).map(async (f) => ({ name: f.path, text: await f.blob.text() }))
-    );
+    const { api } = await engineClient();
+    const files = (await api.shareFiles(v.currentKey, redact)) ?? [];
     const encoded = await encodeShare(files);
     if (!encoded.ok) {
-      this.message = `${encoded.message} Host the .jsonl somewhere that allows cross-origin reads (a raw gist URL works) and share ${location.origin}${location.pathname}?src=<that URL>.`;
+      this.tooLarge = true;
+      this.message = `${encoded.message} Download the one-file HTML instead (redacted the same way), or host the .jsonl somewhere that allows cross-origin reads (a raw gist URL works) and share ${location.origin}${location.pathname}?src=<that URL>.`;
       return null;
     }
     url.hash = formatFragment({ ...place, z: encoded.payload });

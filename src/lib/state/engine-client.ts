@@ -40,7 +40,11 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       search: async (...a) => engine.search(...a),
       cancelSearch: async (...a) => engine.cancelSearch(...a),
       prepareSearch: async (...a) => engine.prepareSearch(...a),
-      searchCached: async (...a) => engine.searchCached(...a)
+      searchCached: async (...a) => engine.searchCached(...a),
+      scanSecrets: (...a) => engine.scanSecrets(...a),
+      exportText: (...a) => engine.exportText(...a),
+      exportBlob: (...a) => engine.exportBlob(...a),
+      shareFiles: (...a) => engine.shareFiles(...a)
     };
     return { api, inWorker: false };
   }

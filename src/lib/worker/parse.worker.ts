@@ -17,7 +17,11 @@ const api = {
   search: engine.search.bind(engine),
   cancelSearch: engine.cancelSearch.bind(engine),
   prepareSearch: engine.prepareSearch.bind(engine),
-  searchCached: engine.searchCached.bind(engine)
+  searchCached: engine.searchCached.bind(engine),
+  scanSecrets: engine.scanSecrets.bind(engine),
+  exportText: engine.exportText.bind(engine),
+  exportBlob: engine.exportBlob.bind(engine),
+  shareFiles: engine.shareFiles.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

@@ -41,3 +41,5 @@ export interface ChatIndex {
 
 export type { ChatRow, RowIndexEntry, TimelineLayout };
 export type { ProjectUsage, SessionUsage } from '../view/usage/types.ts';
+export type { ExportFormat, ExportProgress, ExportResult } from '../view/export/index.ts';
+export type { Finding, FindingPlace, RedactOptions } from '../view/redact/index.ts';

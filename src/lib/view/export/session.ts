@@ -1,0 +1,82 @@
+// One session → export text: applies the redactor to everything an export is built from (the
+// main transcript, each subagent transcript, unnamed records), rebuilds the chat rows from the
+// redacted session (so derived text — diffs, titles, previews — never carries a secret), and runs
+// the chosen format. When redaction changed nothing, the rows the viewer already built are reused.
+import type { MetadataLine, Session } from '../../model/types.ts';
+import { buildChatRows, type ChatRow, type ChildLike } from '../chat/index.ts';
+import type { Redactor } from '../redact/index.ts';
+import { utf8Bytes, type ExportMeta, type OnExportProgress } from './common.ts';
+import type { ExportFormat } from './files.ts';
+import { toHtml } from './html.ts';
+import { toMarkdown } from './markdown.ts';
+import { toStrap, type StrapChild } from './strap.ts';
+
+export type ExportChild = ChildLike & StrapChild & { result: { session: Session; metadata?: MetadataLine[] } };
+
+export interface ExportSource {
+	key: string;
+	title: string;
+	startedAt: number | null;
+	endedAt: number | null;
+	session: Session;
+	children: Record<string, ExportChild>;
+	metadata?: MetadataLine[];
+	/** Rows already built for the viewer from this same (unredacted) source, if any. */
+	rows?: ChatRow[] | null;
+}
+
+export interface ExportResult {
+	text: string;
+	/** UTF-8 size of `text`. */
+	bytes: number;
+}
+
+/** The source with every content string redacted (shares whatever did not change). */
+export function redactSource(src: ExportSource, r: Redactor): ExportSource {
+	const session = r.deep(src.session);
+	const metadata = r.deep(src.metadata);
+	let childrenChanged = false;
+	const children: Record<string, ExportChild> = {};
+	for (const [id, c] of Object.entries(src.children)) {
+		const s = r.deep(c.result.session);
+		const m = r.deep(c.result.metadata);
+		const description = c.description ? r.text(c.description) : c.description;
+		if (s !== c.result.session || m !== c.result.metadata || description !== c.description) {
+			childrenChanged = true;
+			children[id] = { ...c, description, result: { ...c.result, session: s, metadata: m } };
+		} else children[id] = c;
+	}
+	const same = session === src.session && metadata === src.metadata && !childrenChanged;
+	return same
+		? src
+		: { ...src, title: r.clipped(src.title), session, metadata, children: childrenChanged ? children : src.children, rows: null };
+}
+
+/** The chat rows of a source, built once and kept on it. */
+export function rowsOf(src: ExportSource): ChatRow[] {
+	src.rows ??= buildChatRows(src.session, src.children, { metadata: src.metadata });
+	return src.rows;
+}
+
+export async function exportSession(
+	src: ExportSource,
+	format: ExportFormat,
+	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress; countBytes?: boolean }
+): Promise<ExportResult> {
+	const s = opts.redactor ? redactSource(src, opts.redactor) : src;
+	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction };
+	let text: string;
+	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress), null, 2) + '\n';
+	else if (format === 'html') text = await toHtml(rowsOf(s), meta, opts.onProgress);
+	else text = toMarkdown(rowsOf(s), meta, opts.onProgress);
+	return { text, bytes: opts.countBytes === false ? -1 : utf8Bytes(text) };
+}
+
+/** The text only (a Blob's size gives the bytes for free). */
+export async function exportSessionText(
+	src: ExportSource,
+	format: ExportFormat,
+	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress }
+): Promise<string> {
+	return (await exportSession(src, format, { ...opts, countBytes: false })).text;
+}
