@@ -2,6 +2,12 @@
 // it without pulling in the exporters, which run in the worker).
 export type ExportFormat = 'markdown' | 'html' | 'strap';
 export const EXPORT_FORMATS: ExportFormat[] = ['markdown', 'html', 'strap'];
+/** How the dialog names each format (the components render these, never a format's name). */
+export const EXPORT_FORMAT_LABELS: { value: ExportFormat; label: string }[] = [
+	{ value: 'markdown', label: 'Markdown' },
+	{ value: 'html', label: 'One-file HTML' },
+	{ value: 'strap', label: 'Strap JSON' }
+];
 
 /** File name and MIME type of a download. */
 export function exportFile(format: ExportFormat, title: string): { name: string; mime: string } {
