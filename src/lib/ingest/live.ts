@@ -12,7 +12,7 @@
 // of that group). Known simplifications against a full load: subagents attach to calls on the
 // parse's own atoms (calls only in off-path lines do not match), 1.0.x inline sidechains are not
 // split out, and a file's title fields are merged chunk by chunk (a later prose prompt does not
-// replace an earlier command used as the first prompt).
+// replace an earlier sidechain prompt used as the first prompt).
 import { IncrementalBuilder, type AppendRole } from '../model/incremental.ts';
 import { readRecords, type FileRecords, type ParseResult } from '../model/index.ts';
 import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subagents.ts';
@@ -273,7 +273,7 @@ export class LiveProject {
 			externalParents: union(prev.externalParents.filter((p) => !add.uuids.has(p)), external),
 			contentLines: prev.contentLines + add.contentLines,
 			sidechainLines: prev.sidechainLines + add.sidechainLines,
-			firstPrompt: prev.firstPrompt ?? add.firstPrompt,
+			firstPrompt: betterPrompt(prev.firstPrompt, add.firstPrompt),
 			customTitle: add.customTitle ?? prev.customTitle,
 			aiTitle: add.aiTitle ?? prev.aiTitle,
 			summaries: add.summaries.length ? [...prev.summaries, ...add.summaries] : prev.summaries,
@@ -407,6 +407,9 @@ function sessionFiles(plan: SessionPlan): string[] {
 	].map((f) => f.path);
 }
 
+/** A chunk's first prompt replaces the file's when it is prose and the file only had a command so far (summary.ts prefers prose). */
+const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
+const betterPrompt = (prev: string | null, add: string | null) => (prev === null || (add !== null && isCommand(prev) && !isCommand(add)) ? add : prev);
 const union = (a: string[], b: string[]) => (b.every((x) => a.includes(x)) ? a : [...new Set([...a, ...b])]);
 const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
