@@ -314,9 +314,14 @@ export class LiveProject {
 		const { plan } = s;
 		const standalone = plan.standalone === 'subagent';
 		const mains = plan.mainFiles.map((f) => f.path);
-		if (!this.#feed(s.main, mains.map((p) => ['transcript', p] as const).concat(plan.states ? [['states', plan.states.path]] : [], plan.postal ? [['postal', plan.postal.path]] : []))) {
+		const parts: [AppendRole, string][] = [
+			...mains.map((p): [AppendRole, string] => ['transcript', p]),
+			...(plan.states ? [['states', plan.states.path] as [AppendRole, string]] : []),
+			...(plan.postal ? [['postal', plan.postal.path] as [AppendRole, string]] : [])
+		];
+		if (!this.#feed(s.main, parts)) {
 			s.main = newGroup(standalone);
-			this.#feed(s.main, mains.map((p) => ['transcript', p] as const).concat(plan.states ? [['states', plan.states.path]] : [], plan.postal ? [['postal', plan.postal.path]] : []));
+			this.#feed(s.main, parts);
 		}
 		s.main.builder.setTranscriptOrder(mains);
 		const result = s.main.builder.build();

@@ -34,7 +34,11 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
       timeline: async (...a) => engine.timeline(...a),
-      issues: async (...a) => engine.issues(...a)
+      issues: async (...a) => engine.issues(...a),
+      followStart: async (...a) => engine.followStart(...a),
+      followAppend: async (...a) => engine.followAppend(...a),
+      followStop: async (...a) => engine.followStop(...a),
+      liveState: async (...a) => engine.liveState(...a)
     };
     return { api, inWorker: false };
   }

@@ -9,12 +9,17 @@ import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
+import { LiveProject } from '../ingest/live.ts';
+import { liveActivity, markLiveThought, unchangedPrefix, type LiveActivity } from '../view/chat/live.ts';
+import type { FollowChange, FollowOutcome, LiveState } from './protocol.ts';
 
 const ISSUES_SENT = 200;
 
 interface Entry {
   loaded: LoadedSession;
   rows: ChatRow[] | null;
+  /** A followed session: its open turn settles while it is quiet (view/chat/live.ts). */
+  live?: { quiet: boolean; activity: LiveActivity | null };
 }
 
 export class Engine {
@@ -93,9 +98,77 @@ export class Engine {
     const entry = this.#sessions.get(key);
     if (!entry) return null;
     entry.rows ??= buildChatRows(entry.loaded.result.session, entry.loaded.children, {
-      metadata: entry.loaded.result.metadata
+      metadata: entry.loaded.result.metadata,
+      ...(entry.live ? { sessionOver: entry.live.quiet } : {})
     });
+    if (entry.live) entry.rows = markLiveThought(entry.loaded.result.session, entry.rows);
     return entry.rows;
+  }
+
+  // ── following a folder (ingest/live.ts) ──────────────────────────────────
+
+  #live: LiveProject | null = null;
+  #liveGeneration = 0;
+
+  /** Starts following: the loaded sessions give way to the followed ones as their bytes arrive. */
+  followStart(generation: number): void {
+    this.#abort?.abort();
+    this.#live = new LiveProject();
+    this.#liveGeneration = generation;
+    this.#sessions = new Map();
+  }
+
+  followStop(): void {
+    this.#live = null;
+    for (const e of this.#sessions.values()) delete e.live;
+  }
+
+  /** Appended bytes (read here from the Blobs, so the page never holds them) → what changed. */
+  async followAppend(generation: number, changes: FollowChange[]): Promise<FollowOutcome | null> {
+    const live = this.#live;
+    if (!live || generation !== this.#liveGeneration) return null;
+    const read = await Promise.all(changes.map(async (c) => ({ path: c.path, reset: c.reset, gone: c.gone, bytes: new Uint8Array(await c.blob.arrayBuffer()) })));
+    if (live !== this.#live) return null;
+    const up = live.apply(read, Date.now());
+    const changed: FollowOutcome['changed'] = [];
+    for (const key of up.changed) {
+      const loaded = live.session(key);
+      if (!loaded) continue;
+      const old = this.#sessions.get(key);
+      const entry: Entry = { loaded, rows: null, live: { quiet: old?.live?.quiet ?? false, activity: null } };
+      this.#sessions.set(key, entry);
+      // Rows already built (the page showed them) are rebuilt now, to tell the page which it keeps.
+      let keep = 0;
+      if (old?.rows) {
+        const fromTurn = Math.max(0, old.loaded.result.session.turns.length - 1);
+        keep = unchangedPrefix(old.rows, this.#rows(key) ?? [], fromTurn, up.grownChildren[key] ?? []);
+      }
+      changed.push({ key, keepRows: keep });
+    }
+    for (const key of up.removed) this.#sessions.delete(key);
+    const sessions = live.sessions();
+    // Keep the engine's map in the live order (newest first) for timeline([]).
+    this.#sessions = new Map(sessions.flatMap((s) => { const e = this.#sessions.get(s.key); return e ? [[s.key, e] as const] : []; }));
+    return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown() };
+  }
+
+  /** What a followed session is doing now; `quiet` (from the page's clock) settles its open turn. */
+  liveState(key: string, quiet: boolean): LiveState | null {
+    const entry = this.#sessions.get(key);
+    const info = this.#live?.info(key);
+    if (!entry?.live || !info) return null;
+    let rebuilt = false;
+    if (entry.live.quiet !== quiet) {
+      entry.live.quiet = quiet;
+      entry.rows = null;
+      rebuilt = true;
+    }
+    // Read with the turn open whatever quiet says (so the page sees it resume), once per change.
+    entry.live.activity ??= liveActivity(
+      entry.loaded.result.session,
+      entry.rows && !quiet ? entry.rows : buildChatRows(entry.loaded.result.session, entry.loaded.children, { metadata: entry.loaded.result.metadata })
+    );
+    return { ...info, activity: entry.live.activity, rebuilt };
   }
 }
 

@@ -11,7 +11,11 @@ const api = {
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
   timeline: engine.timeline.bind(engine),
-  issues: engine.issues.bind(engine)
+  issues: engine.issues.bind(engine),
+  followStart: engine.followStart.bind(engine),
+  followAppend: engine.followAppend.bind(engine),
+  followStop: engine.followStop.bind(engine),
+  liveState: engine.liveState.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

@@ -6,6 +6,8 @@ import type { Issue } from '../model/index.ts';
 import type { ClassifiedFile, LoadProgress as IngestProgress, SessionMeta } from '../ingest/types.ts';
 import type { ChatRow, RowIndexEntry } from '../view/chat/index.ts';
 import type { TimelineLayout } from '../view/timeline/layout.ts';
+import type { LiveSessionInfo } from '../ingest/live.ts';
+import type { LiveActivity } from '../view/chat/live.ts';
 
 /** A file to load: its path relative to what was dropped (webkitRelativePath) and its bytes. */
 export type { InputFile } from '../ingest/types.ts';
@@ -40,3 +42,30 @@ export interface ChatIndex {
 }
 
 export type { ChatRow, RowIndexEntry, TimelineLayout };
+
+// ── following a folder ─────────────────────────────────────────────────────
+
+/** Bytes appended to one followed file (`blob` = file.slice(offset)); `reset`: read whole again. */
+export interface FollowChange {
+  path: string;
+  blob: Blob;
+  reset?: boolean;
+  gone?: boolean;
+}
+
+export interface FollowOutcome {
+  generation: number;
+  /** Every followed session, newest first. */
+  sessions: SessionSummary[];
+  /** Sessions rebuilt; `keepRows`: leading chat rows unchanged since the page last fetched them. */
+  changed: { key: string; keepRows: number }[];
+  removed: string[];
+  unknown: ClassifiedFile[];
+}
+
+/** What a followed session is doing now (its status line). */
+export interface LiveState extends LiveSessionInfo {
+  activity: LiveActivity;
+  /** The quiet flag flipped, so the chat rows changed: the page refreshes its index. */
+  rebuilt: boolean;
+}

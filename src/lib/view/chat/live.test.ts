@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildChatRows } from './rows';
-import { isQuiet, liveActivity, liveStatus, markLiveThought, QUIET_AFTER_MS } from './live';
+import { isQuiet, liveActivity, liveStatus, markLiveThought, QUIET_AFTER_MS, unchangedPrefix } from './live';
 import { assistant, resetClock, result, session, text, thinking, toolUse, turn, user } from './test-builders';
 import type { ChatRow } from './types';
 
@@ -84,5 +84,22 @@ describe('quiet, idle and waiting', () => {
 	});
 	it('an ended turn is never quiet', () => {
 		expect(liveStatus({ kind: 'ended', label: '', sinceMs: null }, 0, null, 60 * 60_000).phase).toBe('ended');
+	});
+});
+
+describe('unchangedPrefix', () => {
+	it('keeps the rows of closed turns and stops at the previous last turn or a grown delegation', () => {
+		const u1 = user('u1', 'one');
+		const a1 = assistant('a1', [toolUse('T1', 'Task', { description: 'd', prompt: 'p' })], { stop: 'tool_use' });
+		const r1 = result('r1', 'T1', 'done');
+		const e1 = assistant('a2', [text('ok')], { stop: 'end_turn' });
+		const u2 = user('u2', 'two');
+		const before = buildChatRows(session([turn([u1, a1, r1, e1], true), turn([u2], false)]));
+		const after = buildChatRows(session([turn([u1, a1, r1, e1], true), turn([u2, assistant('a3', [text('more')], { stop: null })], false)]));
+		const lastTurnStart = before.findIndex((r) => r.turnIndex === 1);
+		expect(unchangedPrefix(before, after, 1)).toBe(lastTurnStart);
+		const delegation = before.findIndex((r) => r.kind === 'delegation');
+		expect(unchangedPrefix(before, after, 1, ['T1'])).toBe(delegation);
+		expect(unchangedPrefix(before, after, 0)).toBe(0);
 	});
 });

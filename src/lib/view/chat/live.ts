@@ -134,3 +134,20 @@ export function liveStatus(
 			return { phase: 'ended', text: lastWriteMs ? `Turn finished · last write ${elapsed(nowMs - lastWriteMs)} ago` : 'Turn finished' };
 	}
 }
+
+/**
+ * How many leading rows a rebuilt chat shares with the previous one, so the page keeps them and
+ * refetches only the rest. A row stays when its key is unchanged, its turn is before `fromTurn`
+ * (the previous last turn, the only one appends change in place) and it is not the delegation row
+ * of a subagent whose transcript grew.
+ */
+export function unchangedPrefix(before: readonly ChatRow[], after: readonly ChatRow[], fromTurn: number, grownCalls: readonly string[] = []): number {
+	const grown = new Set(grownCalls);
+	const n = Math.min(before.length, after.length);
+	for (let i = 0; i < n; i++) {
+		const a = before[i];
+		if (a.key !== after[i].key || a.turnIndex >= fromTurn) return i;
+		if (a.kind === 'delegation' && grown.has(a.call.id)) return i;
+	}
+	return n;
+}
