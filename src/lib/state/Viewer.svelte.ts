@@ -7,7 +7,7 @@ import type { ClassifiedFile } from '../ingest/types.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
-import type { ChatRow, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import type { ChatRow, FollowOutcome, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
@@ -42,6 +42,9 @@ export class Viewer {
   source = $state.raw<LoadSource | null>(null);
   /** Files of the open load, kept for share links and the cache. */
   files = $state.raw<{ path: string; blob: Blob }[]>([]);
+
+  /** Leading rows of `chatIndex` unchanged since the chat last fetched them (following a folder). */
+  chatKeep = $state(0);
 
   current = $derived(this.sessions.find((s) => s.key === this.currentKey) ?? null);
 
@@ -149,8 +152,44 @@ export class Viewer {
       withTimeline ? api.timeline([]) : Promise.resolve(this.timeline)
     ]);
     this.currentKey = key;
+    this.chatKeep = 0;
     this.chatIndex = index?.rows ?? [];
     this.timeline = layout;
+  }
+
+  /** A followed folder changed (state/Live.svelte.ts): the session list, the open chat if it
+   *  changed (keeping its unchanged rows), the timeline. The first sessions open the newest. */
+  async applyLive(api: EngineApi, outcome: FollowOutcome): Promise<void> {
+    this.#generation++; // a load in flight is superseded by the followed folder
+    this.sessions = outcome.sessions;
+    this.unknown = outcome.unknown;
+    this.source = null;
+    if (!outcome.sessions.length) return;
+    const current = this.currentKey && outcome.sessions.some((s) => s.key === this.currentKey) ? this.currentKey : null;
+    if (!current) {
+      await this.#show(api, outcome.sessions[0].key, true);
+      this.#setState('ready');
+      return;
+    }
+    const mine = outcome.changed.find((c) => c.key === current);
+    const [index, layout] = await Promise.all([mine ? api.chatIndex(current) : Promise.resolve(null), outcome.changed.length ? api.timeline([]) : Promise.resolve(this.timeline)]);
+    if (index && this.currentKey === current) {
+      this.chatKeep = mine?.keepRows ?? 0;
+      this.chatIndex = index.rows;
+    }
+    this.timeline = layout;
+    this.#setState('ready');
+  }
+
+  /** The open chat's rows changed in place (a followed session went quiet or resumed). */
+  async refreshChat(api: EngineApi): Promise<void> {
+    const key = this.currentKey;
+    if (!key) return;
+    const index = await api.chatIndex(key);
+    if (index && this.currentKey === key) {
+      this.chatKeep = 0;
+      this.chatIndex = index.rows;
+    }
   }
 
   #setState(state: ViewState): void {

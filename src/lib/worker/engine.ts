@@ -123,13 +123,11 @@ export class Engine {
     for (const e of this.#sessions.values()) delete e.live;
   }
 
-  /** Appended bytes (read here from the Blobs, so the page never holds them) → what changed. */
-  async followAppend(generation: number, changes: FollowChange[]): Promise<FollowOutcome | null> {
+  /** Appended bytes of followed files → the sessions they changed. */
+  followAppend(generation: number, changes: FollowChange[]): FollowOutcome | null {
     const live = this.#live;
     if (!live || generation !== this.#liveGeneration) return null;
-    const read = await Promise.all(changes.map(async (c) => ({ path: c.path, reset: c.reset, gone: c.gone, bytes: new Uint8Array(await c.blob.arrayBuffer()) })));
-    if (live !== this.#live) return null;
-    const up = live.apply(read, Date.now());
+    const up = live.apply(changes, Date.now());
     const changed: FollowOutcome['changed'] = [];
     for (const key of up.changed) {
       const loaded = live.session(key);
@@ -152,13 +150,13 @@ export class Engine {
     return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown() };
   }
 
-  /** What a followed session is doing now; `quiet` (from the page's clock) settles its open turn. */
-  liveState(key: string, quiet: boolean): LiveState | null {
+  /** What a followed session is doing now; `quiet` (from the page's clock; null: unchanged) settles its open turn. */
+  liveState(key: string, quiet: boolean | null): LiveState | null {
     const entry = this.#sessions.get(key);
     const info = this.#live?.info(key);
     if (!entry?.live || !info) return null;
     let rebuilt = false;
-    if (entry.live.quiet !== quiet) {
+    if (quiet !== null && entry.live.quiet !== quiet) {
       entry.live.quiet = quiet;
       entry.rows = null;
       rebuilt = true;
@@ -166,7 +164,7 @@ export class Engine {
     // Read with the turn open whatever quiet says (so the page sees it resume), once per change.
     entry.live.activity ??= liveActivity(
       entry.loaded.result.session,
-      entry.rows && !quiet ? entry.rows : buildChatRows(entry.loaded.result.session, entry.loaded.children, { metadata: entry.loaded.result.metadata })
+      entry.rows && !entry.live.quiet ? entry.rows : buildChatRows(entry.loaded.result.session, entry.loaded.children, { metadata: entry.loaded.result.metadata })
     );
     return { ...info, activity: entry.live.activity, rebuilt };
   }

@@ -45,10 +45,10 @@ export type { ChatRow, RowIndexEntry, TimelineLayout };
 
 // ── following a folder ─────────────────────────────────────────────────────
 
-/** Bytes appended to one followed file (`blob` = file.slice(offset)); `reset`: read whole again. */
+/** Bytes appended to one followed file (file.slice(offset)); `reset`: they are the whole file again. */
 export interface FollowChange {
   path: string;
-  blob: Blob;
+  bytes: Uint8Array;
   reset?: boolean;
   gone?: boolean;
 }
