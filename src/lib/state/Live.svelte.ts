@@ -61,7 +61,6 @@ export class Live {
 	#tracked = new Map<string, Tracked>();
 	#generation = 0;
 	#timer: ReturnType<typeof setTimeout> | null = null;
-	#lastWrite = new Map<string, number>();
 	#dropped = $state.raw<DirHandle | null>(null);
 
 	constructor(viewer: Viewer) {
@@ -133,7 +132,6 @@ export class Live {
 		const generation = ++this.#generation;
 		this.#dir = dir;
 		this.#tracked = new Map();
-		this.#lastWrite = new Map();
 		this.folder = dir.name;
 		this.resumable = null;
 		this.notice = null;
@@ -187,8 +185,7 @@ export class Live {
 				await this.#viewer.applyLive(api, outcome);
 				this.lastUpdateMs = performance.now() - t0;
 				this.updates++;
-				const now = Date.now();
-				for (const c of outcome.changed) this.#lastWrite.set(c.key, now);
+				this.activeKey = outcome.active;
 			}
 			await this.#tick(api, generation);
 		} catch (e) {
@@ -244,7 +241,6 @@ export class Live {
 	/** The status line of the open session, and the quiet flip that settles its open turn. */
 	async #tick(api: Awaited<ReturnType<typeof engineClient>>['api'], generation: number): Promise<void> {
 		const key = this.#viewer.currentKey;
-		this.activeKey = newest(this.#lastWrite);
 		if (!key) return;
 		const peek: LiveState | null = await api.liveState(key, null);
 		if (!peek || generation !== this.#generation) return;
@@ -267,13 +263,6 @@ export class Live {
 
 async function bytesOf(file: File, from: number, to: number): Promise<Uint8Array> {
 	return new Uint8Array(await file.slice(from, to).arrayBuffer());
-}
-
-function newest(m: Map<string, number>): string | null {
-	let best: string | null = null;
-	let at = -Infinity;
-	for (const [k, t] of m) if (t > at) [best, at] = [k, t];
-	return best;
 }
 
 /** Every file under the folder, by path relative to the folder's parent (as a dropped folder names them). */

@@ -147,7 +147,13 @@ export class Engine {
     const sessions = live.sessions();
     // Keep the engine's map in the live order (newest first) for timeline([]).
     this.#sessions = new Map(sessions.flatMap((s) => { const e = this.#sessions.get(s.key); return e ? [[s.key, e] as const] : []; }));
-    return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown() };
+    let active: string | null = null;
+    let at = -Infinity;
+    for (const s of sessions) {
+      const t = live.info(s.key)?.lastWriteMs ?? -Infinity;
+      if (t > at) [active, at] = [s.key, t];
+    }
+    return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown(), active };
   }
 
   /** What a followed session is doing now; `quiet` (from the page's clock; null: unchanged) settles its open turn. */

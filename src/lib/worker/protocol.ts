@@ -61,6 +61,8 @@ export interface FollowOutcome {
   changed: { key: string; keepRows: number }[];
   removed: string[];
   unknown: ClassifiedFile[];
+  /** The session written to most recently. */
+  active: string | null;
 }
 
 /** What a followed session is doing now (its status line). */
