@@ -58,6 +58,9 @@ export interface LiveUpdate {
 	removed: string[];
 	/** For each changed session: subagent files that grew, as the tool_use ids their rows hang on. */
 	grownChildren: Record<string, string[]>;
+	/** Changed sessions parsed from scratch (new, regrouped with other files, a file re-read):
+	 *  nothing of their previous state carries over. */
+	fresh: string[];
 }
 
 interface LiveFile {
@@ -136,14 +139,17 @@ export class LiveProject {
 		const removed: string[] = [];
 		if (this.#regroup) removed.push(...this.#regroupNow());
 		const changed: string[] = [];
+		const fresh: string[] = [];
 		const grownChildren: Record<string, string[]> = {};
 		for (const s of this.#sessions.values()) {
 			const mine = sessionFiles(s.plan);
 			if (s.loaded && !mine.some((p) => touched.has(p))) continue;
-			grownChildren[s.key] = this.#rebuild(s, touched);
+			const r = this.#rebuild(s, touched);
+			grownChildren[s.key] = r.grown;
+			if (r.fresh) fresh.push(s.key);
 			changed.push(s.key);
 		}
-		return { changed, removed, grownChildren };
+		return { changed, removed, grownChildren, fresh };
 	}
 
 	/** Every session, newest first. */
@@ -309,8 +315,9 @@ export class LiveProject {
 		return removed;
 	}
 
-	/** Feeds a session's builders what they have not seen and rebuilds it; returns the grown children's call ids. */
-	#rebuild(s: LiveSession, touched: Set<string>): string[] {
+	/** Feeds a session's builders what they have not seen and rebuilds it; says which children grew
+	 *  (their call ids) and whether the main builder started over. */
+	#rebuild(s: LiveSession, touched: Set<string>): { grown: string[]; fresh: boolean } {
 		const { plan } = s;
 		const standalone = plan.standalone === 'subagent';
 		const mains = plan.mainFiles.map((f) => f.path);
@@ -319,9 +326,11 @@ export class LiveProject {
 			...(plan.states ? [['states', plan.states.path] as [AppendRole, string]] : []),
 			...(plan.postal ? [['postal', plan.postal.path] as [AppendRole, string]] : [])
 		];
+		let fresh = s.main.fed.size === 0;
 		if (!this.#feed(s.main, parts)) {
 			s.main = newGroup(standalone);
 			this.#feed(s.main, parts);
+			fresh = true;
 		}
 		s.main.builder.setTranscriptOrder(mains);
 		const result = s.main.builder.build();
@@ -368,7 +377,7 @@ export class LiveProject {
 			...Object.values(children).flatMap((c) => c.result.issues)
 		];
 		s.loaded = { key: s.key, title: meta.title, startedAt: meta.startedAt, endedAt: meta.endedAt, bytes, files, inputs: [], result, children, unattached, issues, meta };
-		return Object.values(children).filter((c) => grownFiles.has(c.file)).map((c) => c.toolUseId);
+		return { grown: Object.values(children).filter((c) => grownFiles.has(c.file)).map((c) => c.toolUseId), fresh };
 	}
 
 	/** Appends the chunks a group has not seen; false when a file was reset since (start over). */

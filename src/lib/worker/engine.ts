@@ -10,7 +10,7 @@ import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
 import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 import { LiveProject } from '../ingest/live.ts';
-import { liveActivity, markLiveThought, unchangedPrefix, type LiveActivity } from '../view/chat/live.ts';
+import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type LiveActivity } from '../view/chat/live.ts';
 import type { FollowChange, FollowOutcome, LiveState } from './protocol.ts';
 
 const ISSUES_SENT = 200;
@@ -135,11 +135,11 @@ export class Engine {
       const old = this.#sessions.get(key);
       const entry: Entry = { loaded, rows: null, live: { quiet: old?.live?.quiet ?? false, activity: null } };
       this.#sessions.set(key, entry);
-      // Rows already built (the page showed them) are rebuilt now, to tell the page which it keeps.
+      // Rows the page has seen are rebuilt from the first changed turn on; the page keeps the rest.
       let keep = 0;
-      if (old?.rows) {
-        const fromTurn = Math.max(0, old.loaded.result.session.turns.length - 1);
-        keep = unchangedPrefix(old.rows, this.#rows(key) ?? [], fromTurn, up.grownChildren[key] ?? []);
+      if (old?.rows && !up.fresh.includes(key)) {
+        const fromTurn = firstChangedTurn(old.rows, old.loaded.result.session.turns.length, up.grownChildren[key] ?? []);
+        if (fromTurn < loaded.result.session.turns.length) keep = this.#retail(entry, old.rows, fromTurn);
       }
       changed.push({ key, keepRows: keep });
     }
@@ -156,6 +156,14 @@ export class Engine {
     return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown(), active };
   }
 
+  /** Rebuilds a live entry's rows from `fromTurn` on (view/chat/live.ts); returns the rows kept. */
+  #retail(entry: Entry, before: ChatRow[], fromTurn: number): number {
+    const { session, metadata } = entry.loaded.result;
+    const { rows, keep } = rebuildTail(before, session, entry.loaded.children, { metadata, sessionOver: entry.live?.quiet ?? false }, fromTurn);
+    entry.rows = markLiveThought(session, rows);
+    return keep;
+  }
+
   /** What a followed session is doing now; `quiet` (from the page's clock; null: unchanged) settles its open turn. */
   liveState(key: string, quiet: boolean | null): LiveState | null {
     const entry = this.#sessions.get(key);
@@ -164,7 +172,10 @@ export class Engine {
     let rebuilt = false;
     if (quiet !== null && entry.live.quiet !== quiet) {
       entry.live.quiet = quiet;
-      entry.rows = null;
+      // Quiet settles only the open (last) turn.
+      const last = entry.loaded.result.session.turns.length - 1;
+      if (entry.rows && last >= 0) this.#retail(entry, entry.rows, last);
+      else entry.rows = null;
       rebuilt = true;
     }
     // Read with the turn open whatever quiet says (so the page sees it resume), once per change.

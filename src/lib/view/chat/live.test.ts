@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { buildChatRows } from './rows';
-import { isQuiet, liveActivity, liveStatus, markLiveThought, QUIET_AFTER_MS, unchangedPrefix } from './live';
+import { firstChangedTurn, isQuiet, liveActivity, liveStatus, markLiveThought, QUIET_AFTER_MS, rebuildTail } from './live';
 import { assistant, resetClock, result, session, text, thinking, toolUse, turn, user } from './test-builders';
 import type { ChatRow } from './types';
 
@@ -87,19 +87,25 @@ describe('quiet, idle and waiting', () => {
 	});
 });
 
-describe('unchangedPrefix', () => {
-	it('keeps the rows of closed turns and stops at the previous last turn or a grown delegation', () => {
-		const u1 = user('u1', 'one');
-		const a1 = assistant('a1', [toolUse('T1', 'Task', { description: 'd', prompt: 'p' })], { stop: 'tool_use' });
-		const r1 = result('r1', 'T1', 'done');
-		const e1 = assistant('a2', [text('ok')], { stop: 'end_turn' });
+describe('rebuildTail', () => {
+	it('equals a full build after an append, keeping the earlier turns’ rows as they were', () => {
+		const t1 = turn([user('u1', 'one'), assistant('a1', [toolUse('T1', 'Bash', { command: 'ls' })], { stop: 'tool_use' }), result('r1', 'T1', 'x'), assistant('a2', [text('done')], { stop: 'end_turn' })], true);
 		const u2 = user('u2', 'two');
-		const before = buildChatRows(session([turn([u1, a1, r1, e1], true), turn([u2], false)]));
-		const after = buildChatRows(session([turn([u1, a1, r1, e1], true), turn([u2, assistant('a3', [text('more')], { stop: null })], false)]));
-		const lastTurnStart = before.findIndex((r) => r.turnIndex === 1);
-		expect(unchangedPrefix(before, after, 1)).toBe(lastTurnStart);
-		const delegation = before.findIndex((r) => r.kind === 'delegation');
-		expect(unchangedPrefix(before, after, 1, ['T1'])).toBe(delegation);
-		expect(unchangedPrefix(before, after, 0)).toBe(0);
+		const a3 = assistant('a3', [thinking('hmm')], { stop: null });
+		const before = markLiveThought(session([t1, turn([u2, a3], false)]), buildChatRows(session([t1, turn([u2, a3], false)])));
+		const grown = session([t1, turn([u2, a3, assistant('a4', [toolUse('T2', 'Read', { file_path: '/x' })], { stop: 'tool_use' })], false), turn([user('u3', 'three')], false)]);
+		const from = firstChangedTurn(before, 2);
+		expect(from).toBe(1);
+		const { rows, keep } = rebuildTail(before, grown, {}, {}, from);
+		expect(rows).toEqual(buildChatRows(grown));
+		expect(keep).toBe(before.findIndex((r) => r.turnIndex === 1));
+		for (let i = 0; i < keep; i++) expect(rows[i]).toBe(before[i]);
+	});
+
+	it('starts at the turn of a delegation whose subagent grew', () => {
+		const t1 = turn([user('u1', 'one'), assistant('a1', [toolUse('T1', 'Task', { description: 'd', prompt: 'p' })], { stop: 'tool_use' }), result('r1', 'T1', 'x'), assistant('a2', [text('done')], { stop: 'end_turn' })], true);
+		const rows = buildChatRows(session([t1, turn([user('u2', 'two')], false)]));
+		expect(firstChangedTurn(rows, 2, ['T1'])).toBe(0);
+		expect(firstChangedTurn(rows, 2, ['other'])).toBe(1);
 	});
 });

@@ -4,6 +4,7 @@
 // turn) and, without a state log, by silence: a turn nothing was written to for `quietAfterMs`
 // reads "quiet", never "running" forever. With a state log, its last row says idle / waiting.
 import type { Session } from '../../model/types';
+import { buildChatRows, type ChatRowOptions, type ChildLike } from './rows';
 import type { ChatRow, DelegationRow, GroupEntry, ToolCallView } from './types';
 
 export type LiveKind = 'tool' | 'subagent' | 'thinking' | 'working' | 'ended' | 'empty';
@@ -135,19 +136,36 @@ export function liveStatus(
 	}
 }
 
-/**
- * How many leading rows a rebuilt chat shares with the previous one, so the page keeps them and
- * refetches only the rest. A row stays when its key is unchanged, its turn is before `fromTurn`
- * (the previous last turn, the only one appends change in place) and it is not the delegation row
- * of a subagent whose transcript grew.
- */
-export function unchangedPrefix(before: readonly ChatRow[], after: readonly ChatRow[], fromTurn: number, grownCalls: readonly string[] = []): number {
-	const grown = new Set(grownCalls);
-	const n = Math.min(before.length, after.length);
-	for (let i = 0; i < n; i++) {
-		const a = before[i];
-		if (a.key !== after[i].key || a.turnIndex >= fromTurn) return i;
-		if (a.kind === 'delegation' && grown.has(a.call.id)) return i;
+/** The first turn a live append can have changed: the previous last turn, or an earlier turn
+ *  holding the delegation row of a subagent whose transcript grew. */
+export function firstChangedTurn(before: readonly ChatRow[], previousTurns: number, grownCalls: readonly string[] = []): number {
+	let from = Math.max(0, previousTurns - 1);
+	if (grownCalls.length) {
+		const grown = new Set(grownCalls);
+		for (const r of before) if (r.kind === 'delegation' && grown.has(r.call.id)) from = Math.min(from, r.turnIndex);
 	}
-	return n;
+	return from;
+}
+
+/**
+ * Rows after a live append, in time proportional to the changed turns: the previous rows of the
+ * turns before `fromTurn` as they were, then the rows of the turns from `fromTurn` on, built anew.
+ * Records (raw cards) already placed among the kept rows are not placed again. Equal to a full
+ * buildChatRows as long as appended lines carry times after the kept rows (appends do).
+ */
+export function rebuildTail(
+	before: readonly ChatRow[],
+	session: Session,
+	children: Record<string, ChildLike>,
+	opts: ChatRowOptions,
+	fromTurn: number
+): { rows: ChatRow[]; keep: number } {
+	let keep = 0;
+	while (keep < before.length && before[keep].turnIndex < fromTurn) keep++;
+	const kept = before.slice(0, keep);
+	const prefix = opts.keyPrefix ?? '';
+	const placed = new Set(kept.map((r) => r.key));
+	const metadata = opts.metadata?.filter((m) => !placed.has(`${prefix}r:${m.file}:${m.line}`));
+	const tail = buildChatRows(session, children, { ...opts, metadata, fromTurn });
+	return { rows: kept.concat(tail), keep };
 }
