@@ -97,6 +97,8 @@ interface LiveSession {
 	main: GroupBuilder;
 	children: Map<string, GroupBuilder>;
 	loaded: LoadedSession | null;
+	/** The last attachment when every child attached: child file → call id, for the same child files. */
+	attached: { files: string; calls: Map<string, string> } | null;
 }
 
 const empty = new Uint8Array(0);
@@ -307,7 +309,7 @@ export class LiveProject {
 				old.loaded = null;
 				next.set(key, old);
 			} else {
-				next.set(key, { plan, key, mainSig, main: newGroup(plan.standalone === 'subagent'), children: old?.children ?? new Map(), loaded: null });
+				next.set(key, { plan, key, mainSig, main: newGroup(plan.standalone === 'subagent'), children: old?.children ?? new Map(), loaded: null, attached: null });
 			}
 		}
 		const removed = [...this.#sessions.keys()].filter((k) => !next.has(k));
@@ -358,7 +360,7 @@ export class LiveProject {
 		}
 		for (const p of [...s.children.keys()]) if (!liveChildren.has(p)) s.children.delete(p);
 
-		const { children, unattached } = attachSubagents(result, inputs);
+		const { children, unattached } = this.#attach(s, result, inputs, fresh);
 		const files = [
 			...plan.replayed,
 			...plan.mainFiles,
@@ -378,6 +380,25 @@ export class LiveProject {
 		];
 		s.loaded = { key: s.key, title: meta.title, startedAt: meta.startedAt, endedAt: meta.endedAt, bytes, files, inputs: [], result, children, unattached, issues, meta };
 		return { grown: Object.values(children).filter((c) => grownFiles.has(c.file)).map((c) => c.toolUseId), fresh };
+	}
+
+	/** Ties children to calls. Matching reads every atom, so once every child is attached the same
+	 *  ties are kept while the child files stay the same (and the parse did not start over). */
+	#attach(s: LiveSession, result: ParseResult, inputs: ChildInput[], fresh: boolean): ReturnType<typeof attachSubagents> {
+		const files = inputs.map((c) => c.file).sort().join('\n');
+		const prev = s.attached;
+		if (!fresh && prev && prev.files === files && s.loaded) {
+			const children: LoadedSession['children'] = {};
+			for (const c of inputs) {
+				const id = prev.calls.get(c.file);
+				const before = id ? s.loaded.children[id] : undefined;
+				if (before) children[before.toolUseId] = { ...before, result: c.result };
+			}
+			if (Object.keys(children).length === inputs.length) return { children, unattached: [] };
+		}
+		const out = attachSubagents(result, inputs);
+		s.attached = out.unattached.length ? null : { files, calls: new Map(Object.values(out.children).map((c) => [c.file, c.toolUseId])) };
+		return out;
 	}
 
 	/** Appends the chunks a group has not seen; false when a file was reset since (start over). */

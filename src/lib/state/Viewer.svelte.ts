@@ -172,14 +172,22 @@ export class Viewer {
       return;
     }
     const mine = outcome.changed.find((c) => c.key === current);
-    const [index, layout] = await Promise.all([mine ? api.chatIndex(current) : Promise.resolve(null), outcome.changed.length ? api.timeline([]) : Promise.resolve(this.timeline)]);
+    const index = mine ? await api.chatIndex(current) : null;
     if (index && this.currentKey === current) {
       this.chatKeep = mine?.keepRows ?? 0;
       this.chatIndex = index.rows;
     }
-    this.timeline = layout;
     this.#setState('ready');
+    // The timeline lays out every session: it follows the chat, never holds it up, one at a time.
+    if (outcome.changed.length && !this.#liveTimeline) {
+      this.#liveTimeline = api.timeline([]).then(
+        (layout) => void (this.timeline = layout),
+        () => undefined
+      ).finally(() => (this.#liveTimeline = null));
+    }
   }
+
+  #liveTimeline: Promise<void> | null = null;
 
   /** The open chat's rows changed in place (a followed session went quiet or resumed). */
   async refreshChat(api: EngineApi): Promise<void> {

@@ -61,7 +61,7 @@ export class Engine {
   /** The compact row index of one session's chat (built once, kept). */
   chatIndex(key: string): ChatIndex | null {
     const rows = this.#rows(key);
-    return rows ? { sessionKey: key, rows: rows.map(rowIndexOf) } : null;
+    return rows ? { sessionKey: key, rows: rows.map(indexEntryOf) } : null;
   }
 
   /** Full rows [from, to) of one session's chat, for the rows about to be drawn. */
@@ -185,6 +185,14 @@ export class Engine {
     );
     return { ...info, activity: entry.live.activity, rebuilt };
   }
+}
+
+/** Index entries by row: a followed chat keeps most row objects across updates, so their entries are made once. */
+const indexEntries = new WeakMap<ChatRow, ReturnType<typeof rowIndexOf>>();
+function indexEntryOf(row: ChatRow): ReturnType<typeof rowIndexOf> {
+  let e = indexEntries.get(row);
+  if (!e) indexEntries.set(row, (e = rowIndexOf(row)));
+  return e;
 }
 
 function summarize(s: LoadedSession): SessionSummary {
