@@ -6,11 +6,16 @@
 //   reopen    reload, then "Recent sessions" → ready again, from IndexedDB;
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
-//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
-// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
+//   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page);
+//   live      following the session's folder copied into the origin-private file system: 1 KB
+//             appends to the 100 MB transcript, timed from the write being committed to the new
+//             row on screen (and from the poll that saw it), with the worst frame gap during each
+//             update (main-thread cost) and long tasks.
+// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms,
+// live append → row ≤ 100 ms, main thread < 16 ms per update (no frame gap beyond two frames).
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3] [-- --live-only]   (BENCH_PORT=4179 by default)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,7 +30,8 @@ const arg = (name, fallback) => {
 const MB = arg('mb', 100);
 const SEED = arg('seed', 1);
 const RUNS = arg('runs', 3);
-const PORT = 4179;
+const PORT = Number(process.env.BENCH_PORT ?? 4179);
+const LIVE_ONLY = process.argv.includes('--live-only');
 
 function generate() {
   const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
@@ -38,14 +44,14 @@ function generate() {
     writeFileSync(marker, r.stdout.trim());
   }
   const { sessionId } = JSON.parse(readFileSync(marker, 'utf8'));
-  return { dir, main: join(dir, `${sessionId}.jsonl`) };
+  return { dir, main: join(dir, `${sessionId}.jsonl`), sessionId };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 async function main() {
-  const { main: mainFile } = generate();
+  const { main: mainFile, dir: sessionDir, sessionId } = generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build'], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -60,6 +66,13 @@ async function main() {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
     });
+    if (LIVE_ONLY) {
+      const live = await benchLive(browser, base, sessionDir, sessionId);
+      await browser.close();
+      printLive(live);
+      console.log(JSON.stringify({ mb: MB, ...liveFields(live) }));
+      return;
+    }
     const context = await browser.newContext();
     const page = await context.newPage();
     const loads = [];
@@ -122,6 +135,7 @@ async function main() {
     await page.goto(`${base}/bench/timeline`);
     await page.waitForSelector('[data-bench-done]', { timeout: 60_000 });
     const tl = JSON.parse(await page.locator('[data-bench-done]').getAttribute('data-bench-done'));
+    const live = await benchLive(browser, base, sessionDir, sessionId);
     await browser.close();
 
     const load = median(loads);
@@ -141,6 +155,7 @@ async function main() {
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
       timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
+      ...liveFields(live),
       runs: RUNS
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
@@ -151,10 +166,124 @@ async function main() {
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
+    printLive(live);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
   }
+}
+
+const liveFields = (live) => ({
+  liveFollowMs: live.followMs,
+  liveAppendToRowMs: live.appendToRowMs,
+  livePollToRowMs: live.pollToRowMs,
+  liveWorstFrameMs: live.worstFrameMs,
+  liveLongTasks: live.longTasks
+});
+
+function printLive(live) {
+  console.log(`  live: follow the folder (first read)  ${live.followMs} ms`);
+  console.log(`  live: 1 KB append → row on screen    median ${live.appendToRowMs} ms (from the poll that saw it: ${live.pollToRowMs} ms) over ${live.appends} appends (target ≤ 100)   ${verdict(live.appendToRowMs <= 100)}`);
+  console.log(`  live: main thread per update         worst frame gap ${live.worstFrameMs} ms, ${live.longTasks} long tasks (target < 16 ms of work: gap ≤ 33 ms)   ${verdict(live.worstFrameMs <= 33 && live.longTasks === 0)}`);
+}
+
+/** Follows a copy of the session folder in OPFS (the picker stubbed, as the e2e tests do) and
+ *  times 1 KB appends to the main transcript until their row is on screen. */
+async function benchLive(browser, base, dir, sessionId, appends = 5) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('bench-live', { create: true });
+  });
+  await page.goto(base);
+  // Copy the folder into OPFS through a file input of our own (not the app's).
+  await page.evaluate(() => {
+    const i = document.createElement('input');
+    i.type = 'file';
+    i.webkitdirectory = true;
+    i.id = 'bench-src';
+    i.style.display = 'none';
+    document.body.append(i);
+  });
+  await page.locator('#bench-src').setInputFiles(dir);
+  await page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    await root.removeEntry('bench-live', { recursive: true }).catch(() => undefined);
+    const top = await root.getDirectoryHandle('bench-live', { create: true });
+    for (const f of document.querySelector('#bench-src').files) {
+      if (!/\.jsonl?$/.test(f.name) || f.name === 'generated.json') continue;
+      const parts = f.webkitRelativePath.split('/').slice(1);
+      let d = top;
+      for (const p of parts.slice(0, -1)) d = await d.getDirectoryHandle(p, { create: true });
+      const w = await (await d.getFileHandle(parts.at(-1), { create: true })).createWritable();
+      await w.write(f);
+      await w.close();
+    }
+  });
+  const t0 = Date.now();
+  await page.locator('[data-action="follow"]').click();
+  await page.waitForSelector('html[data-state=ready][data-live=on]', { timeout: 600_000 });
+  await page.waitForFunction(() => window.__loupe.live.stats().updates >= 1, null, { timeout: 600_000 });
+  const followMs = Date.now() - t0;
+  const mainName = `${sessionId}.jsonl`;
+  const toRow = [];
+  const fromPoll = [];
+  let worstFrameMs = 0;
+  let longTasks = 0;
+  const cdp = process.env.LIVE_PROFILE ? await context.newCDPSession(page) : null;
+  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
+  for (let i = 0; i < appends; i++) {
+    const r = await page.evaluate(async ([name, sid, n]) => {
+      const d = await (await navigator.storage.getDirectory()).getDirectoryHandle('bench-live');
+      const fh = await d.getFileHandle(name);
+      const file = await fh.getFile();
+      // The last uuid of the file: the new line continues the conversation.
+      const tail = await file.slice(Math.max(0, file.size - 65536)).text();
+      const parent = [...tail.matchAll(/"uuid":"([^"]+)"/g)].at(-1)?.[1] ?? null;
+      const uuid = `bench-live-${n}-${Date.now()}`;
+      const text = 'Live benchmark reply. '.repeat(40).slice(0, 800);
+      const line = JSON.stringify({ type: 'assistant', uuid, parentUuid: parent, sessionId: sid, timestamp: new Date().toISOString(), message: { id: `msg-${uuid}`, role: 'assistant', model: 'claude-bench', stop_reason: null, content: [{ type: 'text', text }] } }) + '\n';
+      let tasks = 0;
+      const lt = new PerformanceObserver((l) => (tasks += l.getEntries().length));
+      lt.observe({ type: 'longtask' });
+      let worst = 0;
+      let last = performance.now();
+      let frames = true;
+      const frame = (now) => { worst = Math.max(worst, now - last); last = now; if (frames) requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+      // Copy-on-write: the browser copies the file for the writable; the clock starts once it is committed.
+      const w = await fh.createWritable({ keepExistingData: true });
+      await w.seek(file.size);
+      await w.write(line);
+      await w.close();
+      const written = performance.now();
+      const shown = await new Promise((done) => {
+        const seen = () => document.querySelector(`[data-atom-uuid="${uuid}"]`);
+        if (seen()) return done(performance.now());
+        const mo = new MutationObserver(() => { if (seen()) { mo.disconnect(); done(performance.now()); } });
+        mo.observe(document.body, { childList: true, subtree: true });
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      frames = false;
+      lt.disconnect();
+      const pollAt = window.__loupe.live.stats().lastPollAt;
+      return { toRow: shown - written, fromPoll: shown - Math.max(pollAt, written), worst, tasks, bytes: line.length };
+    }, [mainName, sessionId, i]);
+    toRow.push(r.toRow);
+    fromPoll.push(r.fromPoll);
+    worstFrameMs = Math.max(worstFrameMs, r.worst);
+    longTasks += r.tasks;
+  }
+  if (cdp) writeFileSync('/tmp/live-main.cpuprofile', JSON.stringify((await cdp.send('Profiler.stop')).profile));
+  await context.close();
+  return {
+    followMs,
+    appends,
+    appendToRowMs: Math.round(median(toRow)),
+    pollToRowMs: Math.round(median(fromPoll)),
+    worstFrameMs: Math.round(worstFrameMs),
+    longTasks
+  };
 }
 
 /** Runs in the page: a blob worker reads the picked file in chunks, splits lines, JSON.parses each. */

@@ -1,6 +1,7 @@
 // Following a project folder while Claude Code writes to it (File System Access API), the
 // browser part: the folder handle (picked, dropped, or kept in IndexedDB for "Resume following"),
-// a poll about once a second of every file's size and time, and reads of ONLY the new bytes
+// a poll about once a second of every file's size and time (and at once when a FileSystemObserver,
+// where the browser has one, reports a change), and reads of ONLY the new bytes
 // (file.slice(offset), a Blob the worker reads) sent to the engine's followAppend. What to read
 // is decided by ingest/follow.ts; the sessions are kept by ingest/live.ts in the worker. Each
 // poll also asks the engine what the open session is doing (the status line) and whether its
@@ -61,6 +62,11 @@ export class Live {
 	#tracked = new Map<string, Tracked>();
 	#generation = 0;
 	#timer: ReturnType<typeof setTimeout> | null = null;
+	#busy = false;
+	#again = false;
+	#observer: { disconnect(): void } | null = null;
+	/** performance.now() at the start of the poll that applied the last update (benchmark). */
+	lastPollAt = 0;
 	#dropped = $state.raw<DirHandle | null>(null);
 
 	constructor(viewer: Viewer) {
@@ -140,13 +146,40 @@ export class Live {
 		void saveFollowed(dir as unknown as FileSystemDirectoryHandle);
 		const { api } = await engineClient();
 		await api.followStart(generation);
+		this.#observe(dir, generation);
 		await this.#poll(generation);
+	}
+
+	/** Polls at once when the browser reports a change (FileSystemObserver, where it exists). */
+	#observe(dir: DirHandle, generation: number): void {
+		const Observer = (globalThis as unknown as { FileSystemObserver?: new (cb: () => void) => { observe(h: DirHandle, o: { recursive: boolean }): Promise<void>; disconnect(): void } }).FileSystemObserver;
+		if (!Observer) return;
+		try {
+			const o = new Observer(() => this.#wake(generation));
+			o.observe(dir, { recursive: true }).catch(() => o.disconnect());
+			this.#observer = o;
+		} catch {
+			// The poll alone keeps following.
+		}
+	}
+
+	#wake(generation: number): void {
+		if (generation !== this.#generation) return;
+		if (this.#busy) this.#again = true;
+		else this.#schedule(generation, 0);
+	}
+
+	#schedule(generation: number, ms: number): void {
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		this.#timer = setTimeout(() => void this.#poll(generation), ms);
 	}
 
 	stop(): void {
 		this.#generation++;
 		if (this.#timer !== null) clearTimeout(this.#timer);
 		this.#timer = null;
+		this.#observer?.disconnect();
+		this.#observer = null;
 		if (this.on) void engineClient().then(({ api }) => api.followStop());
 		this.#dir = null;
 		this.status = null;
@@ -163,6 +196,10 @@ export class Live {
 
 	async #poll(generation: number): Promise<void> {
 		const current = () => generation === this.#generation;
+		if (this.#busy) return;
+		this.#busy = true;
+		this.#again = false;
+		const startedAt = performance.now();
 		try {
 			const dir = this.#dir;
 			if (!dir) return;
@@ -184,6 +221,7 @@ export class Live {
 				const t0 = performance.now();
 				await this.#viewer.applyLive(api, outcome);
 				this.lastUpdateMs = performance.now() - t0;
+				this.lastPollAt = startedAt;
 				this.updates++;
 				this.activeKey = outcome.active;
 			}
@@ -191,7 +229,8 @@ export class Live {
 		} catch (e) {
 			if (current()) this.notice = `Following stopped reading for a moment: ${e instanceof Error ? e.message : String(e)}`;
 		} finally {
-			if (current()) this.#timer = setTimeout(() => void this.#poll(generation), POLL_MS);
+			this.#busy = false;
+			if (current()) this.#schedule(generation, this.#again ? 0 : POLL_MS);
 		}
 	}
 

@@ -98,8 +98,10 @@ describe('rebuildTail', () => {
 		expect(from).toBe(1);
 		const { rows, keep } = rebuildTail(before, grown, {}, {}, from);
 		expect(rows).toEqual(buildChatRows(grown));
-		expect(keep).toBe(before.findIndex((r) => r.turnIndex === 1));
+		// Turn 1's prompt row came out equal: it is kept too; the thought (no longer live) is not.
+		expect(keep).toBe(before.findIndex((r) => r.turnIndex === 1) + 1);
 		for (let i = 0; i < keep; i++) expect(rows[i]).toBe(before[i]);
+		expect(rows[keep]).not.toBe(before[keep]);
 	});
 
 	it('starts at the turn of a delegation whose subagent grew', () => {

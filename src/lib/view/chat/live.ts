@@ -149,7 +149,8 @@ export function firstChangedTurn(before: readonly ChatRow[], previousTurns: numb
 
 /**
  * Rows after a live append, in time proportional to the changed turns: the previous rows of the
- * turns before `fromTurn` as they were, then the rows of the turns from `fromTurn` on, built anew.
+ * turns before `fromTurn` as they were, then the rows of the turns from `fromTurn` on, built anew
+ * (each kept as the previous object when it came out equal). `keep`: leading rows unchanged.
  * Records (raw cards) already placed among the kept rows are not placed again. Equal to a full
  * buildChatRows as long as appended lines carry times after the kept rows (appends do).
  */
@@ -162,10 +163,18 @@ export function rebuildTail(
 ): { rows: ChatRow[]; keep: number } {
 	let keep = 0;
 	while (keep < before.length && before[keep].turnIndex < fromTurn) keep++;
-	const kept = before.slice(0, keep);
+	const reused = keep;
+	const kept = before.slice(0, reused);
 	const prefix = opts.keyPrefix ?? '';
 	const placed = new Set(kept.map((r) => r.key));
 	const metadata = opts.metadata?.filter((m) => !placed.has(`${prefix}r:${m.file}:${m.line}`));
 	const tail = buildChatRows(session, children, { ...opts, metadata, fromTurn });
-	return { rows: kept.concat(tail), keep };
+	// Rows of the tail that came out the same stay the same objects, so nothing redraws them.
+	const rows = kept.concat(tail.map((r, i) => sameRow(before[reused + i], r) ?? r));
+	while (keep < rows.length && keep < before.length && rows[keep] === before[keep]) keep++;
+	return { rows, keep };
+}
+
+function sameRow(old: ChatRow | undefined, row: ChatRow): ChatRow | null {
+	return old && old.key === row.key && JSON.stringify(old) === JSON.stringify(row) ? old : null;
 }
