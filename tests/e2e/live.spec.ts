@@ -84,6 +84,7 @@ test('a session growing line by line shows each step: half lines, a late result,
   await append(page, MAIN, user('u1', null, 0, 'run the tests'));
   await follow(page);
   await expect(row(page, 'u1')).toBeVisible();
+  await expect(page.locator('[data-now-edge]')).toBeAttached();
 
   // A line written in two halves shows only once whole.
   const call = assistant('a1', 'u1', 1, [bash('T1', 'npm test')], 'tool_use');

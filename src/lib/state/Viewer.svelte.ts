@@ -13,6 +13,9 @@ import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
+/** Least time between two timeline redraws while following a folder. */
+const LIVE_TIMELINE_MS = 3000;
+
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */
   state = $state<ViewState>('empty');
@@ -178,16 +181,27 @@ export class Viewer {
       this.chatIndex = index.rows;
     }
     this.#setState('ready');
-    // The timeline lays out every session: it follows the chat, never holds it up, one at a time.
-    if (outcome.changed.length && !this.#liveTimeline) {
-      this.#liveTimeline = api.timeline([]).then(
-        (layout) => void (this.timeline = layout),
-        () => undefined
-      ).finally(() => (this.#liveTimeline = null));
-    }
+    if (outcome.changed.length) this.#liveTimeline(api);
   }
 
-  #liveTimeline: Promise<void> | null = null;
+  // The timeline lays out and draws every session: while following it follows the chat, never
+  // holds it up, and is redrawn at most every LIVE_TIMELINE_MS (the last change always lands).
+  #timelineAt = 0;
+  #timelineDue: ReturnType<typeof setTimeout> | null = null;
+  #liveTimeline(api: EngineApi): void {
+    if (this.#timelineDue !== null) return;
+    const wait = Math.max(0, this.#timelineAt + LIVE_TIMELINE_MS - performance.now());
+    this.#timelineDue = setTimeout(() => {
+      this.#timelineAt = performance.now();
+      void api.timeline([]).then(
+        (layout) => {
+          this.#timelineDue = null;
+          this.timeline = layout;
+        },
+        () => (this.#timelineDue = null)
+      );
+    }, wait);
+  }
 
   /** The open chat's rows changed in place (a followed session went quiet or resumed). */
   async refreshChat(api: EngineApi): Promise<void> {
