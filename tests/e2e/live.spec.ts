@@ -251,6 +251,11 @@ test('a reload offers "Resume following", which follows the same folder again', 
   await resume.click();
   await expect(page.locator('html')).toHaveAttribute('data-live', 'on');
   await expect(row(page, 'u1')).toBeVisible();
+  // Stopping leaves the session open, no longer live.
+  await page.locator('[data-action="stop-follow"]').click();
+  await expect(page.locator('html')).not.toHaveAttribute('data-live', 'on');
+  await expect(row(page, 'u1')).toBeVisible();
+  await expect(page.locator('[data-live-status]')).toHaveCount(0);
 });
 
 test('without the File System Access API, following says so in one sentence and files still open', async ({ page }) => {

@@ -175,10 +175,15 @@ export class Viewer {
       return;
     }
     const mine = outcome.changed.find((c) => c.key === current);
-    const index = mine ? await api.chatIndex(current) : null;
-    if (index && this.currentKey === current) {
-      this.chatKeep = mine?.keepRows ?? 0;
-      this.chatIndex = index.rows;
+    // Only the changed tail of the index crosses from the worker; the kept rows' entries stay.
+    const keep = Math.min(mine?.keepRows ?? 0, this.chatIndex.length);
+    const before = this.chatIndex;
+    const tail = mine ? await api.chatIndexFrom(current, keep) : null;
+    if (tail && this.currentKey === current) {
+      if (this.chatIndex === before) {
+        this.chatKeep = keep;
+        this.chatIndex = keep ? before.slice(0, keep).concat(tail.rows) : tail.rows;
+      } else await this.refreshChat(api); // the index moved meanwhile: take it whole
     }
     this.#setState('ready');
     if (outcome.changed.length) this.#liveTimeline(api);

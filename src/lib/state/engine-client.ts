@@ -38,7 +38,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       followStart: async (...a) => engine.followStart(...a),
       followAppend: async (...a) => engine.followAppend(...a),
       followStop: async (...a) => engine.followStop(...a),
-      liveState: async (...a) => engine.liveState(...a)
+      liveState: async (...a) => engine.liveState(...a),
+      chatIndexFrom: async (...a) => engine.chatIndexFrom(...a)
     };
     return { api, inWorker: false };
   }

@@ -57,3 +57,15 @@ describe('Engine following a folder', () => {
     expect(engine.liveState(key, true)?.rebuilt).toBe(false);
   });
 });
+
+describe('chatIndexFrom', () => {
+  it('gives the index entries from a row on, equal to the tail of the whole index', () => {
+    const engine = new Engine();
+    engine.followStart(1);
+    const out = engine.followAppend(1, [{ path: 'p/x.jsonl', bytes: new Uint8Array(readFileSync(FILE)) }]);
+    const key = out?.sessions[0].key ?? '';
+    const all = engine.chatIndex(key)?.rows ?? [];
+    expect(all.length).toBeGreaterThan(4);
+    expect(engine.chatIndexFrom(key, 3)?.rows).toEqual(all.slice(3));
+  });
+});

@@ -64,6 +64,12 @@ export class Engine {
     return rows ? { sessionKey: key, rows: rows.map(indexEntryOf) } : null;
   }
 
+  /** The index entries from row `from` on (a followed chat's changed tail; the page keeps the rest). */
+  chatIndexFrom(key: string, from: number): ChatIndex | null {
+    const rows = this.#rows(key);
+    return rows ? { sessionKey: key, rows: rows.slice(Math.max(0, from)).map(indexEntryOf) } : null;
+  }
+
   /** Full rows [from, to) of one session's chat, for the rows about to be drawn. */
   chatRows(key: string, from: number, to: number): ChatRow[] {
     return this.#rows(key)?.slice(Math.max(0, from), Math.max(from, to)) ?? [];

@@ -15,7 +15,8 @@ const api = {
   followStart: engine.followStart.bind(engine),
   followAppend: engine.followAppend.bind(engine),
   followStop: engine.followStop.bind(engine),
-  liveState: engine.liveState.bind(engine)
+  liveState: engine.liveState.bind(engine),
+  chatIndexFrom: engine.chatIndexFrom.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;
