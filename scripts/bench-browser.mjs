@@ -230,8 +230,6 @@ async function benchLive(browser, base, dir, sessionId, appends = 5) {
   const fromPoll = [];
   let worstFrameMs = 0;
   let longTasks = 0;
-  const cdp = process.env.LIVE_PROFILE ? await context.newCDPSession(page) : null;
-  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.start'); }
   for (let i = 0; i < appends; i++) {
     const r = await page.evaluate(async ([name, sid, n]) => {
       const d = await (await navigator.storage.getDirectory()).getDirectoryHandle('bench-live');
@@ -275,7 +273,6 @@ async function benchLive(browser, base, dir, sessionId, appends = 5) {
     worstFrameMs = Math.max(worstFrameMs, r.worst);
     longTasks += r.tasks;
   }
-  if (cdp) writeFileSync('/tmp/live-main.cpuprofile', JSON.stringify((await cdp.send('Profiler.stop')).profile));
   await context.close();
   return {
     followMs,
