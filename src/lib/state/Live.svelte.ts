@@ -33,6 +33,8 @@ export const UNSUPPORTED = 'This browser cannot follow a folder (it has no File 
 
 /** One poll a second, as the issue asks; a slow poll (a big first read) simply delays the next. */
 const POLL_MS = 1000;
+/** Bytes per read: a file that changes mid-read keeps what was read before it went stale. */
+const READ_CHUNK = 8 * 1024 * 1024;
 /** Folders never holding transcripts, skipped when walking (a project folder has none, a home folder may). */
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
@@ -263,14 +265,29 @@ export class Live {
 					}
 				}
 				const from = reset || !known ? 0 : known.size;
-				// Up to the size seen now: bytes written after it are the next poll's.
-				const bytes = await bytesOf(file, from, file.size);
-				const head = known && !reset && known.head.length >= headBytes(file.size) ? known.head : await bytesOf(file, 0, headBytes(file.size));
-				this.#tracked.set(s.path, { size: file.size, mtime: file.lastModified, head });
-				out.push({ path: s.path, bytes, ...(reset ? { reset: true } : {}) });
+				// Up to the size seen now (later bytes are the next poll's), in pieces: a big file that
+				// keeps growing goes stale mid-read, and what was read by then is kept.
+				const parts: Uint8Array[] = [];
+				let at = from;
+				try {
+					while (at < file.size) {
+						const end = Math.min(file.size, at + READ_CHUNK);
+						parts.push(await bytesOf(file, at, end));
+						at = end;
+					}
+				} catch {
+					// Stale: the rest next poll.
+				}
+				if (at === from && file.size > from) continue;
+				let head = known && !reset ? known.head : new Uint8Array(0);
+				if (from === 0 && parts.length) head = parts[0].slice(0, headBytes(at));
+				else if (head.length < headBytes(at)) head = await bytesOf(file, 0, headBytes(at)).catch(() => head);
+				this.#tracked.set(s.path, { size: at, mtime: file.lastModified, head });
+				if (!parts.length) parts.push(new Uint8Array(0));
+				parts.forEach((bytes, i) => out.push({ path: s.path, bytes, ...(reset && i === 0 ? { reset: true } : {}) }));
 				if (notice) notices.push(notice);
 			} catch {
-				// Changed while being read: the next poll reads it again from the same offset.
+				// Changed while being compared: the next poll looks again.
 			}
 		}
 		if (notices.length) this.notice = notices.join(' ');
