@@ -1,8 +1,8 @@
 // Following a project folder while Claude Code writes to it (File System Access API), the
 // browser part: the folder handle (picked, dropped, or kept in IndexedDB for "Resume following"),
 // a poll about once a second of every file's size and time (and at once when a FileSystemObserver,
-// where the browser has one, reports a change), and reads of ONLY the new bytes
-// (file.slice(offset), a Blob the worker reads) sent to the engine's followAppend. What to read
+// where the browser has one, reports a change), and reads of ONLY the new bytes (file.slice(offset),
+// read asynchronously and transferred, not copied, to the engine's followAppend). What to read
 // is decided by ingest/follow.ts; the sessions are kept by ingest/live.ts in the worker. Each
 // poll also asks the engine what the open session is doing (the status line) and whether its
 // open turn went quiet. html[data-live] is "on" while following.

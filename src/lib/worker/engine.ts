@@ -3,6 +3,9 @@
 // worker (parse.worker.ts exposes it with comlink) and, when a worker cannot start, on the
 // main thread: the same code either way. A new load supersedes the one in flight: the older
 // load's AbortController is aborted, so it stops between chunks and its result is dropped.
+// Following a folder (followStart / followAppend) replaces the loaded sessions with the ones
+// ingest/live.ts keeps current from appended bytes; their chat rows are rebuilt from the first
+// changed turn on (view/chat/live.ts) and the page is told how many leading rows it keeps.
 import { segmentsOf } from '../model/index.ts';
 import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
