@@ -267,3 +267,24 @@ test('without the File System Access API, following says so in one sentence and 
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   await expect(row(page, 'u1')).toBeVisible();
 });
+
+test('rule: a run of tool work settles in place: the reader’s open choice holds, nothing above moves', async ({ page }) => {
+  await setup(page);
+  await append(page, MAIN, user('u1', null, 0, 'build it') + assistant('a1', 'u1', 1, [bash('T1', 'make')], 'tool_use') + result('r1', 'a1', 2, 'T1', 'ok') + assistant('a2', 'r1', 3, [bash('T2', 'make test')], 'tool_use'));
+  await follow(page);
+  const group = page.locator('[data-row-kind=tool-group]').first();
+  await expect(group).toBeVisible();
+  const key = await group.getAttribute('data-row-key');
+  const head = group.locator('button[aria-expanded]').first();
+  await head.click();
+  await expect(head).toHaveAttribute('aria-expanded', 'true');
+  const top = await page.locator('[data-atom-uuid="u1"][data-row-kind]').evaluate((el) => el.getBoundingClientRect().top);
+  // More work joins the run, then the turn ends: same row, still open, still where it was.
+  await write(page, MAIN, result('r2', 'a2', 4, 'T2', 'passed') + assistant('a3', 'r2', 5, [bash('T3', 'make install')], 'tool_use'));
+  await expect(group.locator('[data-row-kind=tool]')).toHaveCount(3);
+  await write(page, MAIN, result('r3', 'a3', 6, 'T3', 'installed') + assistant('a4', 'r3', 7, [{ type: 'text', text: 'Built, tested, installed.' }], 'end_turn'));
+  await expect(status(page)).toHaveAttribute('data-live-status', 'ended');
+  await expect(page.locator(`[data-row-key="${key}"] button[aria-expanded]`).first()).toHaveAttribute('aria-expanded', 'true');
+  expect(await page.locator('[data-atom-uuid="u1"][data-row-kind]').evaluate((el) => el.getBoundingClientRect().top)).toBe(top);
+  await expect(page.locator('main .glyph-running')).toHaveCount(0);
+});
