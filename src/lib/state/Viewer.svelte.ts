@@ -7,11 +7,14 @@ import type { ClassifiedFile } from '../ingest/types.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
-import type { ChatRow, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import type { ChatRow, FollowOutcome, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
+
+/** Least time between two timeline redraws while following a folder. */
+const LIVE_TIMELINE_MS = 3000;
 
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */
@@ -42,6 +45,9 @@ export class Viewer {
   source = $state.raw<LoadSource | null>(null);
   /** Files of the open load, kept for share links and the cache. */
   files = $state.raw<{ path: string; blob: Blob }[]>([]);
+
+  /** Leading rows of `chatIndex` unchanged since the chat last fetched them (following a folder). */
+  chatKeep = $state(0);
 
   current = $derived(this.sessions.find((s) => s.key === this.currentKey) ?? null);
 
@@ -151,8 +157,68 @@ export class Viewer {
       withTimeline ? api.timeline([]) : Promise.resolve(this.timeline)
     ]);
     this.currentKey = key;
+    this.chatKeep = 0;
     this.chatIndex = index?.rows ?? [];
     this.timeline = layout;
+  }
+
+  /** A followed folder changed (state/Live.svelte.ts): the session list, the open chat if it
+   *  changed (keeping its unchanged rows), the timeline. The first sessions open the newest. */
+  async applyLive(api: EngineApi, outcome: FollowOutcome): Promise<void> {
+    this.#generation++; // a load in flight is superseded by the followed folder
+    this.sessions = outcome.sessions;
+    this.unknown = outcome.unknown;
+    this.source = null;
+    if (!outcome.sessions.length) return;
+    const current = this.currentKey && outcome.sessions.some((s) => s.key === this.currentKey) ? this.currentKey : null;
+    if (!current) {
+      await this.#show(api, outcome.sessions[0].key, true);
+      this.#setState('ready');
+      return;
+    }
+    const mine = outcome.changed.find((c) => c.key === current);
+    // Only the changed tail of the index crosses from the worker; the kept rows' entries stay.
+    const keep = Math.min(mine?.keepRows ?? 0, this.chatIndex.length);
+    const before = this.chatIndex;
+    const tail = mine ? await api.chatIndexFrom(current, keep) : null;
+    if (tail && this.currentKey === current) {
+      if (this.chatIndex === before) {
+        this.chatKeep = keep;
+        this.chatIndex = keep ? before.slice(0, keep).concat(tail.rows) : tail.rows;
+      } else await this.refreshChat(api); // the index moved meanwhile: take it whole
+    }
+    this.#setState('ready');
+    if (outcome.changed.length) this.#liveTimeline(api);
+  }
+
+  // The timeline lays out and draws every session: while following it follows the chat, never
+  // holds it up, and is redrawn at most every LIVE_TIMELINE_MS (the last change always lands).
+  #timelineAt = 0;
+  #timelineDue: ReturnType<typeof setTimeout> | null = null;
+  #liveTimeline(api: EngineApi): void {
+    if (this.#timelineDue !== null) return;
+    const wait = Math.max(0, this.#timelineAt + LIVE_TIMELINE_MS - performance.now());
+    this.#timelineDue = setTimeout(() => {
+      this.#timelineAt = performance.now();
+      void api.timeline([]).then(
+        (layout) => {
+          this.#timelineDue = null;
+          this.timeline = layout;
+        },
+        () => (this.#timelineDue = null)
+      );
+    }, wait);
+  }
+
+  /** The open chat's rows changed in place (a followed session went quiet or resumed). */
+  async refreshChat(api: EngineApi): Promise<void> {
+    const key = this.currentKey;
+    if (!key) return;
+    const index = await api.chatIndex(key);
+    if (index && this.currentKey === key) {
+      this.chatKeep = 0;
+      this.chatIndex = index.rows;
+    }
   }
 
   #setState(state: ViewState): void {

@@ -44,7 +44,12 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       scanSecrets: (...a) => engine.scanSecrets(...a),
       exportText: (...a) => engine.exportText(...a),
       exportBlob: (...a) => engine.exportBlob(...a),
-      shareFiles: (...a) => engine.shareFiles(...a)
+      shareFiles: (...a) => engine.shareFiles(...a),
+      followStart: async (...a) => engine.followStart(...a),
+      followAppend: async (...a) => engine.followAppend(...a),
+      followStop: async (...a) => engine.followStop(...a),
+      liveState: async (...a) => engine.liveState(...a),
+      chatIndexFrom: async (...a) => engine.chatIndexFrom(...a)
     };
     return { api, inWorker: false };
   }

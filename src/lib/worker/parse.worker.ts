@@ -21,7 +21,12 @@ const api = {
   scanSecrets: engine.scanSecrets.bind(engine),
   exportText: engine.exportText.bind(engine),
   exportBlob: engine.exportBlob.bind(engine),
-  shareFiles: engine.shareFiles.bind(engine)
+  shareFiles: engine.shareFiles.bind(engine),
+  followStart: engine.followStart.bind(engine),
+  followAppend: engine.followAppend.bind(engine),
+  followStop: engine.followStop.bind(engine),
+  liveState: engine.liveState.bind(engine),
+  chatIndexFrom: engine.chatIndexFrom.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

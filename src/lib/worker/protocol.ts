@@ -6,6 +6,8 @@ import type { Issue } from '../model/index.ts';
 import type { ClassifiedFile, LoadProgress as IngestProgress, SessionMeta } from '../ingest/types.ts';
 import type { ChatRow, RowIndexEntry } from '../view/chat/index.ts';
 import type { TimelineLayout } from '../view/timeline/layout.ts';
+import type { LiveSessionInfo } from '../ingest/live.ts';
+import type { LiveActivity } from '../view/chat/live.ts';
 
 /** A file to load: its path relative to what was dropped (webkitRelativePath) and its bytes. */
 export type { InputFile } from '../ingest/types.ts';
@@ -43,3 +45,32 @@ export type { ChatRow, RowIndexEntry, TimelineLayout };
 export type { ProjectUsage, SessionUsage } from '../view/usage/types.ts';
 export type { ExportFormat, ExportProgress, ExportResult } from '../view/export/index.ts';
 export type { Finding, FindingPlace, RedactOptions } from '../view/redact/index.ts';
+
+// ── following a folder ─────────────────────────────────────────────────────
+
+/** Bytes appended to one followed file (file.slice(offset)); `reset`: they are the whole file again. */
+export interface FollowChange {
+  path: string;
+  bytes: Uint8Array;
+  reset?: boolean;
+  gone?: boolean;
+}
+
+export interface FollowOutcome {
+  generation: number;
+  /** Every followed session, newest first. */
+  sessions: SessionSummary[];
+  /** Sessions rebuilt; `keepRows`: leading chat rows unchanged since the page last fetched them. */
+  changed: { key: string; keepRows: number }[];
+  removed: string[];
+  unknown: ClassifiedFile[];
+  /** The session written to most recently. */
+  active: string | null;
+}
+
+/** What a followed session is doing now (its status line). */
+export interface LiveState extends LiveSessionInfo {
+  activity: LiveActivity;
+  /** The quiet flag flipped, so the chat rows changed: the page refreshes its index. */
+  rebuilt: boolean;
+}

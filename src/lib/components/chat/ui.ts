@@ -17,15 +17,21 @@ export function isOpen(isExpanded: IsExpanded, key: string, defaultOpen: boolean
 	return defaultOpen ? !isExpanded(`${key}~closed`) : isExpanded(key);
 }
 
+// One formatter each, made once: toLocaleString with options builds a new one per call, which
+// costs more than the rest of a row's update (the same output, locale and options).
+let fullFmt: Intl.DateTimeFormat | null = null;
+let shortFmt: Intl.DateTimeFormat | null = null;
 export function fullTime(ms: number | null): string {
 	if (ms === null || !Number.isFinite(ms)) return '';
 	const d = new Date(ms);
-	return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+	fullFmt ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+	return Number.isNaN(d.getTime()) ? '' : fullFmt.format(d);
 }
 export function shortTime(ms: number | null): string {
 	if (ms === null || !Number.isFinite(ms)) return '';
 	const d = new Date(ms);
-	return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+	shortFmt ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+	return Number.isNaN(d.getTime()) ? '' : shortFmt.format(d);
 }
 export { formatTokens as tokens } from '$lib/view/usage/format';
 export function copyText(text: string): void {

@@ -536,12 +536,12 @@ export function turnItems(
 	return out;
 }
 
-/** Items of a whole session, turn by turn. */
-export function buildItems(session: Session, ctx: ItemContext): Item[] {
+/** Items of a whole session, turn by turn (from `fromTurn` on: the tail a live append changed). */
+export function buildItems(session: Session, ctx: ItemContext, fromTurn = 0): Item[] {
 	const results = pairResults(session);
 	const known = callIds(session);
 	const out: Item[] = [];
-	for (let ti = 0; ti < session.turns.length; ti++) out.push(...turnItems(session, ti, ctx, known, results));
+	for (let ti = Math.max(0, fromTurn); ti < session.turns.length; ti++) out.push(...turnItems(session, ti, ctx, known, results));
 	return out;
 }
 

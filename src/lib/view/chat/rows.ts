@@ -29,6 +29,8 @@ export interface ChatRowOptions {
 	keyPrefix?: string;
 	/** Recursion depth guard for nested subagents. */
 	depth?: number;
+	/** Only the rows of turns from this one on (a followed session's changed tail, view/chat/live.ts). */
+	fromTurn?: number;
 }
 
 const MAX_DEPTH = 6;
@@ -102,7 +104,7 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 				depth: depth + 1
 			});
 		}
-	});
+	}, opts.fromTurn ?? 0);
 	let rows = insertRecords(groupItems(items), opts.metadata, keyPrefix);
 	// In a subagent's transcript the "user" prompt is the delegating agent's, not a person's.
 	if (depth > 0) {

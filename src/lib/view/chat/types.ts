@@ -185,6 +185,8 @@ export interface ThinkingRow extends RowBase {
 	preview: string;
 	/** Thought duration in ms when measurable, else null ("Thought"). */
 	durationMs: number | null;
+	/** A followed session's thought at its live edge, still being written (view/chat/live.ts). */
+	live?: boolean;
 }
 export interface ToolRow extends RowBase {
 	kind: 'tool';
@@ -193,7 +195,7 @@ export interface ToolRow extends RowBase {
 /** Something inside a tool group: a call, or a thought / plan that travelled with the run. */
 export type GroupEntry =
 	| { kind: 'tool'; key: string; call: ToolCallView }
-	| { kind: 'thinking'; key: string; state: ThinkingRow['state']; text: string; preview: string };
+	| { kind: 'thinking'; key: string; state: ThinkingRow['state']; text: string; preview: string; live?: boolean };
 export interface ToolGroupRow extends RowBase {
 	kind: 'tool-group';
 	/** "Ran 3 commands, read 5 files, edited 2 files". */

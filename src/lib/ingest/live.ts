@@ -1,0 +1,450 @@
+// A followed project folder: files arrive as appended bytes (any chunking) and the sessions they
+// form are kept current, in the same LoadedSession shape a load produces. Each file keeps only
+// what grouping needs (its classification, a summary merged chunk by chunk) and its complete-line
+// bytes; each session holds one IncrementalBuilder per file group (main transcripts + state log
+// + postal log; one per subagent transcript), fed only the chunks it has not seen. An
+// unterminated last line is held back until its "\n" arrives, so a line written in two halves is
+// never shown half (Claude Code ends every line it writes).
+//
+// Regrouping (groupSessions) runs only when the set of files or what grouping reads of them
+// changes (a new file, a new session or agent id, a cross-file parent). A builder survives a
+// regroup when its files did not change; a new one is fed the kept chunks (a re-parse, but only
+// of that group). Known simplifications against a full load: subagents attach to calls on the
+// parse's own atoms (calls only in off-path lines do not match), 1.0.x inline sidechains are not
+// split out, and a file's title fields are merged chunk by chunk (a later prose prompt does not
+// replace an earlier sidechain prompt used as the first prompt).
+import { IncrementalBuilder, type AppendRole } from '../model/incremental.ts';
+import { readRecords, type FileRecords, type ParseResult } from '../model/index.ts';
+import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subagents.ts';
+import { classifyFile, HEAD_BYTES } from './classify.ts';
+import { groupSessions } from './group.ts';
+import { normPath } from './paths.ts';
+import { sessionMeta, sortNewestFirst } from './session-meta.ts';
+import { summarize } from './summary.ts';
+import { webJsonRecords } from './web-json.ts';
+import type { ClassifiedFile, FileSummary, LoadedSession, SessionPlan } from './types.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Appended bytes of one file; `reset` drops what was read of it before (re-read whole). */
+export interface LiveChange {
+	path: string;
+	bytes: Uint8Array;
+	reset?: boolean;
+	/** The file left the folder. */
+	gone?: boolean;
+}
+
+/** What the state log says the session is doing, from its last row. */
+export interface StateRowInfo {
+	state: string;
+	/** Seconds (the row's t). */
+	t: number;
+}
+
+export interface LiveSessionInfo {
+	key: string;
+	/** Wall-clock ms of the last bytes that arrived for any file of the session. */
+	lastWriteMs: number;
+	/** The state log's last row, or null when the session has no state log. */
+	lastState: StateRowInfo | null;
+}
+
+export interface LiveUpdate {
+	/** Sessions rebuilt by this update (new ones included). */
+	changed: string[];
+	/** Sessions that no longer exist (their files left or regrouped elsewhere). */
+	removed: string[];
+	/** For each changed session: subagent files that grew, as the tool_use ids their rows hang on. */
+	grownChildren: Record<string, string[]>;
+	/** Changed sessions parsed from scratch (new, regrouped with other files, a file re-read):
+	 *  nothing of their previous state carries over. */
+	fresh: string[];
+}
+
+interface LiveFile {
+	path: string;
+	isWhole: boolean;
+	classified: ClassifiedFile | null;
+	/** First bytes, for classification while the file is young. */
+	head: Uint8Array;
+	/** Bytes after the last "\n", waiting for the rest of their line. */
+	carry: Uint8Array;
+	/** Complete-line bytes, in order (whole files: one chunk, the content). */
+	chunks: Uint8Array[];
+	size: number;
+	summary: FileSummary | null;
+	firstPrompt: string | null;
+	meta: Obj | null;
+	lastState: StateRowInfo | null;
+	lastWriteMs: number;
+	/** Bumped on reset: builders fed an older generation are dropped. */
+	gen: number;
+}
+
+interface GroupBuilder {
+	builder: IncrementalBuilder;
+	/** path → [file generation, chunks fed]. */
+	fed: Map<string, [number, number]>;
+	result: ParseResult | null;
+}
+
+interface LiveSession {
+	plan: SessionPlan;
+	key: string;
+	mainSig: string;
+	main: GroupBuilder;
+	children: Map<string, GroupBuilder>;
+	loaded: LoadedSession | null;
+	/** The last attachment when every child attached: child file → call id, for the same child files. */
+	attached: { files: string; calls: Map<string, string> } | null;
+}
+
+const empty = new Uint8Array(0);
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+	if (!a.length) return b;
+	if (!b.length) return a;
+	const out = new Uint8Array(a.length + b.length);
+	out.set(a);
+	out.set(b, a.length);
+	return out;
+}
+
+/** Stable session key of a followed session: it must not change as the files grow. */
+export const liveKey = (plan: SessionPlan) => `${plan.key}-live`;
+
+export class LiveProject {
+	#files = new Map<string, LiveFile>();
+	#sessions = new Map<string, LiveSession>();
+	#regroup = false;
+
+	/** Applies appended bytes; `nowMs` is the wall clock of their arrival. */
+	apply(changes: LiveChange[], nowMs: number): LiveUpdate {
+		const touched = new Set<string>();
+		for (const c of changes) {
+			const path = normPath(c.path);
+			if (c.gone) {
+				if (this.#files.delete(path)) this.#regroup = true;
+				continue;
+			}
+			let f = this.#files.get(path);
+			if (!f || c.reset) {
+				f = this.#fresh(path, f);
+				this.#files.set(path, f);
+				this.#regroup = true;
+			}
+			this.#take(f, c.bytes, nowMs);
+			touched.add(path);
+		}
+		const removed: string[] = [];
+		if (this.#regroup) removed.push(...this.#regroupNow());
+		const changed: string[] = [];
+		const fresh: string[] = [];
+		const grownChildren: Record<string, string[]> = {};
+		for (const s of this.#sessions.values()) {
+			const mine = sessionFiles(s.plan);
+			if (s.loaded && !mine.some((p) => touched.has(p))) continue;
+			const r = this.#rebuild(s, touched);
+			grownChildren[s.key] = r.grown;
+			if (r.fresh) fresh.push(s.key);
+			changed.push(s.key);
+		}
+		return { changed, removed, grownChildren, fresh };
+	}
+
+	/** Every session, newest first. */
+	sessions(): LoadedSession[] {
+		return sortNewestFirst([...this.#sessions.values()].flatMap((s) => (s.loaded ? [s.loaded] : [])));
+	}
+
+	session(key: string): LoadedSession | null {
+		return this.#sessions.get(key)?.loaded ?? null;
+	}
+
+	/** When the session was last written to and what its state log says. */
+	info(key: string): LiveSessionInfo | null {
+		const s = this.#sessions.get(key);
+		if (!s) return null;
+		let lastWriteMs = 0;
+		for (const p of sessionFiles(s.plan)) lastWriteMs = Math.max(lastWriteMs, this.#files.get(p)?.lastWriteMs ?? 0);
+		const states = s.plan.states ? this.#files.get(s.plan.states.path) : undefined;
+		return { key, lastWriteMs, lastState: states?.lastState ?? null };
+	}
+
+	/** Files that fit no session, with the reason (as a load reports them). */
+	unknown(): ClassifiedFile[] {
+		return [...this.#files.values()].flatMap((f) => (f.classified?.kind === 'unknown' ? [f.classified] : []));
+	}
+
+	#fresh(path: string, prev: LiveFile | undefined): LiveFile {
+		return {
+			path,
+			isWhole: /\.json$/i.test(path),
+			classified: null,
+			head: empty,
+			carry: empty,
+			chunks: [],
+			size: 0,
+			summary: null,
+			firstPrompt: null,
+			meta: null,
+			lastState: null,
+			lastWriteMs: 0,
+			gen: (prev?.gen ?? 0) + 1
+		};
+	}
+
+	/** Takes a file's new bytes: complete lines go to its chunks and summary, the rest waits. */
+	#take(f: LiveFile, bytes: Uint8Array, nowMs: number): void {
+		if (!bytes.length && f.size > 0) return;
+		f.lastWriteMs = nowMs;
+		f.size += bytes.length;
+		if (f.head.length < HEAD_BYTES) f.head = concat(f.head, bytes.subarray(0, HEAD_BYTES - f.head.length));
+		if (f.isWhole) {
+			f.carry = concat(f.carry, bytes);
+			this.#wholeFile(f);
+			return;
+		}
+		const all = concat(f.carry, bytes);
+		const nl = all.lastIndexOf(10);
+		f.carry = nl < 0 ? all : all.slice(nl + 1);
+		if (nl < 0) return this.#classify(f);
+		const lines = all.slice(0, nl + 1);
+		f.chunks.push(lines);
+		this.#classify(f);
+		const fr = readRecords(f.path, [lines]);
+		this.#summarize(f, fr);
+		for (let i = fr.records.length - 1; i >= 0; i--) {
+			const v = fr.records[i].value;
+			if (typeof v.state === 'string' && typeof v.t === 'number') {
+				f.lastState = { state: v.state, t: v.t };
+				break;
+			}
+		}
+	}
+
+	/** A .json file: its content so far is the file (it is rewritten whole, never appended). */
+	#wholeFile(f: LiveFile): void {
+		this.#classify(f);
+		f.chunks = [f.carry];
+		f.meta = null;
+		if (f.classified?.kind === 'subagent-meta') {
+			try {
+				const v: unknown = JSON.parse(new TextDecoder().decode(f.carry));
+				f.meta = isObj(v) ? v : null;
+			} catch {
+				f.meta = null;
+			}
+		} else if (f.classified?.kind === 'transcript') {
+			f.summary = summarize(f.path, webJsonRecords(f.path, new TextDecoder().decode(f.carry)));
+		}
+	}
+
+	#classify(f: LiveFile): void {
+		// A young file may be reclassified once more lines show what it is; an old one stays put.
+		if (f.classified && f.classified.kind !== 'unknown' && f.size > HEAD_BYTES) {
+			f.classified = { ...f.classified, bytes: f.size };
+			return;
+		}
+		const complete = f.isWhole ? f.head : f.head.subarray(0, f.head.lastIndexOf(10) + 1);
+		if (!complete.length && !f.isWhole) return;
+		const c = classifyFile(f.path, complete, f.isWhole ? f.size : Math.max(complete.length, f.size - f.carry.length));
+		const before = f.classified;
+		f.classified = { ...c, bytes: f.size };
+		if (!before || before.kind !== c.kind || before.sessionId !== c.sessionId || before.agentId !== c.agentId) this.#regroup = true;
+	}
+
+	/** Merges a chunk's summary into the file's; a change to what grouping reads asks for a regroup. */
+	#summarize(f: LiveFile, fr: FileRecords): void {
+		const add = summarize(f.path, fr);
+		f.firstPrompt ??= firstPromptOf(fr.records);
+		const prev = f.summary;
+		if (!prev) {
+			f.summary = add;
+			if (add.externalParents.length || add.sessionIds.length || add.agentIds.length || add.spawnedAgentIds.length) this.#regroup = true;
+			return;
+		}
+		const grew = (a: string[], b: string[]) => b.some((x) => !a.includes(x));
+		if (grew(prev.sessionIds, add.sessionIds) || grew(prev.agentIds, add.agentIds) || grew(prev.spawnedAgentIds, add.spawnedAgentIds)) this.#regroup = true;
+		const uuids = prev.uuids;
+		for (const u of add.uuids) uuids.add(u);
+		const external = add.externalParents.filter((p) => !uuids.has(p));
+		if (grew(prev.externalParents, external)) this.#regroup = true;
+		f.summary = {
+			...prev,
+			sessionIds: union(prev.sessionIds, add.sessionIds),
+			agentIds: union(prev.agentIds, add.agentIds),
+			spawnedAgentIds: union(prev.spawnedAgentIds, add.spawnedAgentIds),
+			uuids,
+			externalParents: union(prev.externalParents.filter((p) => !add.uuids.has(p)), external),
+			contentLines: prev.contentLines + add.contentLines,
+			sidechainLines: prev.sidechainLines + add.sidechainLines,
+			firstPrompt: betterPrompt(prev.firstPrompt, add.firstPrompt),
+			customTitle: add.customTitle ?? prev.customTitle,
+			aiTitle: add.aiTitle ?? prev.aiTitle,
+			summaries: add.summaries.length ? [...prev.summaries, ...add.summaries] : prev.summaries,
+			firstMs: minOf(prev.firstMs, add.firstMs),
+			lastMs: maxOf(prev.lastMs, add.lastMs),
+			lines: prev.lines + add.lines,
+			bytes: prev.bytes + add.bytes
+		};
+	}
+
+	/** Regroups every file; keeps the sessions (and builders) whose plan is unchanged. */
+	#regroupNow(): string[] {
+		this.#regroup = false;
+		const classified = [...this.#files.values()].flatMap((f) => (f.classified ? [{ ...f.classified, bytes: f.size }] : []));
+		const summaries = new Map<string, FileSummary>();
+		for (const f of this.#files.values()) if (f.summary) summaries.set(f.path, f.summary);
+		const { plans } = groupSessions(classified, summaries);
+		const next = new Map<string, LiveSession>();
+		for (const plan of plans) {
+			const key = liveKey(plan);
+			const old = this.#sessions.get(key);
+			const mainSig = mainSignature(plan);
+			if (old && old.mainSig === mainSig) {
+				old.plan = plan;
+				old.loaded = null;
+				next.set(key, old);
+			} else {
+				next.set(key, { plan, key, mainSig, main: newGroup(plan.standalone === 'subagent'), children: old?.children ?? new Map(), loaded: null, attached: null });
+			}
+		}
+		const removed = [...this.#sessions.keys()].filter((k) => !next.has(k));
+		this.#sessions = next;
+		return removed;
+	}
+
+	/** Feeds a session's builders what they have not seen and rebuilds it; says which children grew
+	 *  (their call ids) and whether the main builder started over. */
+	#rebuild(s: LiveSession, touched: Set<string>): { grown: string[]; fresh: boolean } {
+		const { plan } = s;
+		const standalone = plan.standalone === 'subagent';
+		const mains = plan.mainFiles.map((f) => f.path);
+		const parts: [AppendRole, string][] = [
+			...mains.map((p): [AppendRole, string] => ['transcript', p]),
+			...(plan.states ? [['states', plan.states.path] as [AppendRole, string]] : []),
+			...(plan.postal ? [['postal', plan.postal.path] as [AppendRole, string]] : [])
+		];
+		let fresh = s.main.fed.size === 0;
+		if (!this.#feed(s.main, parts)) {
+			s.main = newGroup(standalone);
+			this.#feed(s.main, parts);
+			fresh = true;
+		}
+		s.main.builder.setTranscriptOrder(mains);
+		const result = s.main.builder.build();
+		s.main.result = result;
+
+		const inputs: ChildInput[] = [];
+		const grownFiles = new Set<string>();
+		const liveChildren = new Set<string>();
+		for (const sub of plan.subagents) {
+			const f = this.#files.get(sub.file.path);
+			if (!f) continue;
+			liveChildren.add(f.path);
+			let g = s.children.get(f.path);
+			if (!g || !this.#feed(g, [['transcript', f.path]])) {
+				g = newGroup(true);
+				this.#feed(g, [['transcript', f.path]]);
+				s.children.set(f.path, g);
+			}
+			if (!g.result || touched.has(f.path)) {
+				g.result = g.builder.build();
+				grownFiles.add(f.path);
+			}
+			const meta = sub.meta ? (this.#files.get(sub.meta.path)?.meta ?? null) : null;
+			inputs.push({ file: f.path, agentId: sub.file.agentId ?? f.summary?.agentIds[0] ?? null, meta, firstPrompt: f.firstPrompt, result: g.result });
+		}
+		for (const p of [...s.children.keys()]) if (!liveChildren.has(p)) s.children.delete(p);
+
+		const { children, unattached } = this.#attach(s, result, inputs, fresh);
+		const files = [
+			...plan.replayed,
+			...plan.mainFiles,
+			...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
+			...(plan.subagentMeta ? [plan.subagentMeta] : []),
+			...(plan.states ? [plan.states] : []),
+			...(plan.postal ? [plan.postal] : [])
+		].map((f) => ({ ...f, bytes: this.#files.get(f.path)?.size ?? f.bytes }));
+		const bytes = files.reduce((n, f) => n + f.bytes, 0);
+		const sums = [...plan.replayed, ...plan.mainFiles].map((f) => this.#files.get(f.path)?.summary).filter((x): x is FileSummary => !!x);
+		const allSummaries = [...this.#files.values()].flatMap((f) => f.summary?.summaries ?? []);
+		const meta = sessionMeta({ key: plan.key, result, mains: sums, allSummaries, bytes, subagents: inputs.length });
+		const issues = [
+			...unattached.map((u) => ({ file: u.file, line: null, kind: 'unattached-subagent', message: `subagent transcript not tied to a Task / Agent call: ${u.reason}` })),
+			...result.issues,
+			...Object.values(children).flatMap((c) => c.result.issues)
+		];
+		s.loaded = { key: s.key, title: meta.title, startedAt: meta.startedAt, endedAt: meta.endedAt, bytes, files, inputs: [], result, children, unattached, issues, meta };
+		return { grown: Object.values(children).filter((c) => grownFiles.has(c.file)).map((c) => c.toolUseId), fresh };
+	}
+
+	/** Ties children to calls. Matching reads every atom, so once every child is attached the same
+	 *  ties are kept while the child files stay the same (and the parse did not start over). */
+	#attach(s: LiveSession, result: ParseResult, inputs: ChildInput[], fresh: boolean): ReturnType<typeof attachSubagents> {
+		const files = inputs.map((c) => c.file).sort().join('\n');
+		const prev = s.attached;
+		if (!fresh && prev && prev.files === files && s.loaded) {
+			const children: LoadedSession['children'] = {};
+			for (const c of inputs) {
+				const id = prev.calls.get(c.file);
+				const before = id ? s.loaded.children[id] : undefined;
+				if (before) children[before.toolUseId] = { ...before, result: c.result };
+			}
+			if (Object.keys(children).length === inputs.length) return { children, unattached: [] };
+		}
+		const out = attachSubagents(result, inputs);
+		s.attached = out.unattached.length ? null : { files, calls: new Map(Object.values(out.children).map((c) => [c.file, c.toolUseId])) };
+		return out;
+	}
+
+	/** Appends the chunks a group has not seen; false when a file was reset since (start over). */
+	#feed(g: GroupBuilder, parts: readonly (readonly [AppendRole, string])[]): boolean {
+		for (const [, path] of parts) {
+			const f = this.#files.get(path);
+			const at = g.fed.get(path);
+			if (f && at && at[0] !== f.gen) return false;
+		}
+		for (const [role, path] of parts) {
+			const f = this.#files.get(path);
+			if (!f) continue;
+			const at = g.fed.get(path) ?? [f.gen, 0];
+			if (f.isWhole) {
+				// A whole file changes under the same name: its group is rebuilt (they are small).
+				if (at[1] > 0) return false;
+				if (f.classified?.format === 'web-json') continue;
+			}
+			for (let i = at[1]; i < f.chunks.length; i++) g.builder.append(role, path, f.chunks[i]);
+			g.fed.set(path, [f.gen, f.chunks.length]);
+		}
+		return true;
+	}
+}
+
+function newGroup(subagent: boolean): GroupBuilder {
+	return { builder: new IncrementalBuilder({ compat: 'viewer', ...(subagent ? { subagent: true } : {}) }), fed: new Map(), result: null };
+}
+
+function mainSignature(plan: SessionPlan): string {
+	return [...plan.mainFiles.map((f) => f.path), '|', plan.states?.path ?? '', '|', plan.postal?.path ?? '', plan.standalone ?? ''].join('\n');
+}
+
+function sessionFiles(plan: SessionPlan): string[] {
+	return [
+		...plan.replayed,
+		...plan.mainFiles,
+		...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
+		...(plan.states ? [plan.states] : []),
+		...(plan.postal ? [plan.postal] : [])
+	].map((f) => f.path);
+}
+
+/** A chunk's first prompt replaces the file's when it is prose and the file only had a command so far (summary.ts prefers prose). */
+const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
+const betterPrompt = (prev: string | null, add: string | null) => (prev === null || (add !== null && isCommand(prev) && !isCommand(add)) ? add : prev);
+const union = (a: string[], b: string[]) => (b.every((x) => a.includes(x)) ? a : [...new Set([...a, ...b])]);
+const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
