@@ -7,7 +7,8 @@ import type { ClassifiedFile } from '../ingest/types.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
-import type { ChatRow, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import type { ChatRow, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import { projectsOf } from '../view/sessions/list.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
@@ -20,8 +21,16 @@ export class Viewer {
   progress = $state.raw<LoadProgress | null>(null);
   /** One sentence saying why the last load failed (the previous session stays open). */
   error = $state<string | null>(null);
-  /** Sessions of the current load, newest first. */
+  /** Built sessions of the current load, newest first (all of a small drop; the opened ones of a big one). */
   sessions = $state.raw<SessionSummary[]>([]);
+  /** Every listed session of the current load (streams in while a big drop is scanned). */
+  list = $state.raw<ListEntry[]>([]);
+  /** The load was big: sessions are built when opened. */
+  scanned = $state(false);
+  /** Files scanned so far of the load in flight (big drops). */
+  scanProgress = $state.raw<{ done: number; total: number } | null>(null);
+  /** A session being built on open, for the page to say so. */
+  opening = $state<string | null>(null);
   /** Files of the current load that are not part of any session, with the reason. */
   unknown = $state.raw<ClassifiedFile[]>([]);
   /** Load-level issues (files that could not be read, …). */
@@ -44,6 +53,7 @@ export class Viewer {
   files = $state.raw<{ path: string; blob: Blob }[]>([]);
 
   current = $derived(this.sessions.find((s) => s.key === this.currentKey) ?? null);
+  projects = $derived(projectsOf(this.list));
 
   #generation = 0;
   #cache: Promise<SessionCache | null> | null = null;
@@ -70,11 +80,19 @@ export class Viewer {
       const onProgress = proxied((p: LoadProgress) => {
         if (current()) this.progress = p;
       }, inWorker);
-      const outcome = await api.load(generation, { files }, onProgress);
+      const onList = proxied((snap: ListSnapshot) => {
+        if (!current()) return;
+        this.list = snap.entries;
+        this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
+      }, inWorker);
+      const outcome = await api.load(generation, { files }, onProgress, onList);
       if (!current()) return;
+      this.scanProgress = null;
       if (!outcome.ok) throw new LoadError(outcome.message);
       if (!outcome.sessions.length) throw new LoadError(noSessionMessage(outcome.unknown, files.length));
       this.sessions = outcome.sessions;
+      this.list = outcome.list;
+      this.scanned = outcome.scanned;
       this.unknown = outcome.unknown;
       this.loadIssues = outcome.issues;
       this.source = source;
@@ -87,15 +105,33 @@ export class Viewer {
       else void this.refreshRecent();
     } catch (e) {
       if (!current()) return;
+      this.scanProgress = null;
+      if (!this.currentKey) this.list = [];
       this.error = e instanceof LoadError ? e.message : `Loupe could not open this: ${e instanceof Error ? e.message : String(e)}`;
       this.#setState('error');
     }
   }
 
-  /** Opens another loaded session in the chat. */
+  /** Opens another listed session in the chat (built on demand when the drop was scanned). */
   async select(key: string): Promise<void> {
     const { api } = await engineClient();
-    await this.#show(api, key, false);
+    const generation = this.#generation;
+    if (!this.sessions.some((s) => s.key === key)) {
+      this.opening = key;
+      const summary = await api.open(key);
+      if (generation !== this.#generation) return;
+      this.opening = null;
+      if (!summary) {
+        this.error = 'Loupe could not open that session: its files could not be read again (were they moved?).';
+        return;
+      }
+      // Summaries are small (no atoms); the built sessions behind them are bounded by the engine.
+      this.sessions = [...this.sessions, summary];
+      this.list = this.list.map((e) => (e.key === key ? { ...e, turns: summary.turns, turnsExact: true } : e));
+      void this.#remember([summary], this.files);
+    }
+    if (generation !== this.#generation) return;
+    await this.#show(api, key, this.scanned);
   }
 
   /** Full rows [from, to) of the open chat. */
@@ -133,7 +169,9 @@ export class Viewer {
     const s = this.sessions;
     const sum = (f: (x: SessionSummary) => number) => s.reduce((n, x) => n + f(x), 0);
     return {
-      sessions: s.length,
+      // Every listed session counts, built or not; the counts below are of built sessions.
+      sessions: Math.max(this.list.length, s.length),
+      projects: this.projects.length,
       turns: sum((x) => x.turns),
       atoms: sum((x) => x.atoms),
       segments: sum((x) => x.segments),
@@ -144,9 +182,10 @@ export class Viewer {
   }
 
   async #show(api: EngineApi, key: string, withTimeline: boolean): Promise<void> {
+    // A scanned drop draws the open session only (its main lane and subagents), never all of them.
     const [index, layout] = await Promise.all([
       api.chatIndex(key),
-      withTimeline ? api.timeline([]) : Promise.resolve(this.timeline)
+      withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline)
     ]);
     this.currentKey = key;
     this.chatIndex = index?.rows ?? [];

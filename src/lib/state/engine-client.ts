@@ -34,7 +34,10 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
       timeline: async (...a) => engine.timeline(...a),
-      issues: async (...a) => engine.issues(...a)
+      issues: async (...a) => engine.issues(...a),
+      open: async (...a) => engine.open(...a),
+      prefetch: async (...a) => engine.prefetch(...a),
+      builtKeys: async () => engine.builtKeys()
     };
     return { api, inWorker: false };
   }

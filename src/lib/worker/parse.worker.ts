@@ -11,7 +11,10 @@ const api = {
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
   timeline: engine.timeline.bind(engine),
-  issues: engine.issues.bind(engine)
+  issues: engine.issues.bind(engine),
+  open: engine.open.bind(engine),
+  prefetch: engine.prefetch.bind(engine),
+  builtKeys: engine.builtKeys.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

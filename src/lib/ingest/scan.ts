@@ -1,0 +1,343 @@
+// Two-phase load, phase one: the session list of a big drop (a project folder, a whole
+// ~/.claude/projects) from only the head and the tail of each file (Blob.slice, never the
+// middle), so thousands of sessions list in a fraction of the time a full parse takes. Per file:
+// its kind (classify.ts on the head), title facts (custom-title / ai-title / summary / first real
+// prompt, last one wins, the tail read after the head), first timestamp (head) and last (tail),
+// model, cwd, and the other session ids its head names (a resumed session replays its ancestor's
+// lines, which carry the ancestor's sessionId: a resume link). Then `groupScans` turns files
+// into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
+// subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
+// takes that session in as an ancestor (the ancestor is not listed on its own).
+// Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
+//
+// Estimates are marked as such: `turnsEst` extrapolates the prompts seen in the head over the
+// file's size (`exact` when the head was the whole file).
+import { classifyFile } from './classify.ts';
+import { cyrb53 } from './load-files.ts';
+import { msOf, titleFields } from './summary.ts';
+import { promptOf } from './prompt-text.ts';
+import { titleOf, type TitleFacts } from './session-meta.ts';
+import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
+import type { FileKind, InputFile } from './types.ts';
+
+export const SCAN_HEAD = 32 * 1024;
+export const SCAN_TAIL = 32 * 1024;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What the head and tail of one file say. */
+export interface FileScan extends TitleFacts {
+	path: string;
+	name: string;
+	kind: FileKind;
+	/** Session id from classification (the folder of a subagent, the state log's name, the lines). */
+	sessionId: string | null;
+	agentId: string | null;
+	bytes: number;
+	reason: string | null;
+	firstMs: number | null;
+	lastMs: number | null;
+	model: string | null;
+	cwd: string | null;
+	/** Real prompts seen in the inspected bytes, and how many bytes that was. */
+	prompts: number;
+	seenBytes: number;
+	/** The head and tail together were the whole file. */
+	whole: boolean;
+	/** Session ids on the head's lines other than this file's own (resume links). */
+	linked: string[];
+	/** name:size:hash(head):hash(tail), for the session key. */
+	fingerprint: string;
+}
+
+/** One listed session: enough for the list and to build it later from `files`. */
+export interface ScannedSession {
+	key: string;
+	/** The leaf file's stem (the session id Claude Code named it by). */
+	id: string;
+	/** Folder holding the leaf transcript ('' at the top of the drop). */
+	project: string;
+	harness: 'claude-code';
+	title: string;
+	startedAt: number | null;
+	endedAt: number | null;
+	/** Bytes of every file of the session (transcripts, subagents, sidecars). */
+	bytes: number;
+	turnsEst: number;
+	/** True when turnsEst is a count over whole files, not an extrapolation. */
+	exact: boolean;
+	subagents: number;
+	model: string | null;
+	cwd: string | null;
+	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log. */
+	files: string[];
+}
+
+export interface ScanListing {
+	sessions: ScannedSession[];
+	/** Files no listed session uses (tool-results side files, unknown files), with a reason. */
+	unused: { path: string; reason: string }[];
+}
+
+function decodeLines(bytes: Uint8Array, cutStart: boolean, cutEnd: boolean): Obj[] {
+	let text = new TextDecoder('utf-8').decode(bytes);
+	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+	const lines = text.split('\n');
+	if (cutStart) lines.shift();
+	if (cutEnd) lines.pop();
+	const out: Obj[] = [];
+	for (const raw of lines) {
+		const line = raw.trim();
+		if (!line || line[0] !== '{') continue;
+		try {
+			const v: unknown = JSON.parse(line);
+			if (isObj(v)) out.push(v);
+		} catch {
+			// A bad line is the full parse's business; the scan only skips it.
+		}
+	}
+	return out;
+}
+
+const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
+
+/** Scans one file from its head and tail bytes (tail empty when the head is the whole file). */
+export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size: number): FileScan {
+	const p = normPath(path);
+	const c = classifyFile(p, head, size);
+	const whole = head.length >= size;
+	const stem = stemOf(p);
+	const scan: FileScan = {
+		path: p,
+		name: baseName(p),
+		kind: c.kind,
+		sessionId: c.sessionId,
+		agentId: c.agentId ?? null,
+		bytes: size,
+		reason: c.reason ?? null,
+		firstMs: null,
+		lastMs: null,
+		model: null,
+		cwd: null,
+		prompts: 0,
+		seenBytes: whole ? size : head.length,
+		whole,
+		linked: [],
+		fingerprint: `${baseName(p)}:${size}:${cyrb53(head.subarray(0, 4096)).toString(36)}:${cyrb53((whole ? head : tail).subarray(Math.max(0, (whole ? head : tail).length - 4096))).toString(36)}`,
+		customTitle: null,
+		aiTitle: null,
+		summaries: [],
+		uuids: new Set(),
+		firstPrompt: null
+	};
+	if (c.kind !== 'transcript' && c.kind !== 'subagent') return scan;
+	if (c.format === 'web-json') return scan;
+	const headRecs = decodeLines(head, false, !whole);
+	const tailRecs = whole ? [] : decodeLines(tail, true, false);
+	const linked = new Set<string>();
+	let firstCommand: string | null = null;
+	const visit = (r: Obj, inHead: boolean) => {
+		const ms = msOf(r.timestamp);
+		if (ms !== null) {
+			if (inHead && (scan.firstMs === null || ms < scan.firstMs)) scan.firstMs = ms;
+			if (scan.lastMs === null || ms > scan.lastMs) scan.lastMs = ms;
+		}
+		if (typeof r.uuid === 'string') scan.uuids.add(r.uuid);
+		if (scan.cwd === null && typeof r.cwd === 'string') scan.cwd = r.cwd;
+		if (r.type === 'assistant' && isObj(r.message) && typeof r.message.model === 'string' && r.message.model !== '<synthetic>') scan.model = r.message.model;
+		if (inHead && typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) linked.add(r.sessionId);
+		titleFields(r, scan);
+		if (inHead && r.type === 'user') {
+			const allowSidechain = c.kind === 'subagent';
+			const prompt = promptOf(r, { allowSidechain });
+			if (prompt !== null) {
+				if (isCommand(prompt)) firstCommand ??= prompt;
+				else {
+					scan.firstPrompt ??= prompt;
+					scan.prompts++;
+				}
+			}
+		}
+	};
+	for (const r of headRecs) visit(r, true);
+	for (const r of tailRecs) visit(r, false);
+	scan.firstMs ??= scan.lastMs;
+	scan.firstPrompt ??= firstCommand;
+	if (firstCommand !== null && scan.prompts === 0) scan.prompts = 1;
+	scan.linked = [...linked];
+	return scan;
+}
+
+/** The project folder of a path inside a session's own folder (`<project>/<sid>/subagents/x`). */
+function projectOfNested(path: string, marker: string): { project: string; sid: string } | null {
+	const s = segments(path);
+	const i = s.lastIndexOf(marker);
+	if (i < 1) return null;
+	return { project: s.slice(0, i - 1).join('/'), sid: s[i - 1] };
+}
+
+interface Draft {
+	leaf: FileScan;
+	ancestors: FileScan[];
+	subagents: FileScan[];
+	sidecars: FileScan[];
+	hidden: boolean;
+}
+
+/**
+ * Files → listed sessions, newest first. `partial`: the scan is still running, so a subagent
+ * whose parent has not been seen yet is left out instead of being listed on its own.
+ */
+export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean } = {}): ScanListing {
+	const unused: ScanListing['unused'] = [];
+	const drafts = new Map<string, Draft>(); // `${project}\n${stem}` → draft
+	const byId = new Map<string, Draft[]>();
+	const keyOf = (project: string, sid: string) => `${project}\n${sid}`;
+	for (const f of scans) {
+		if (f.kind !== 'transcript') continue;
+		const d: Draft = { leaf: f, ancestors: [], subagents: [], sidecars: [], hidden: false };
+		drafts.set(keyOf(dirOf(f.path), stemOf(f.path)), d);
+		for (const id of new Set([stemOf(f.path), f.sessionId ?? ''])) if (id) byId.set(id, [...(byId.get(id) ?? []), d]);
+	}
+	// Resume links: a file naming an earlier session on its head's lines continues it.
+	for (const d of drafts.values()) {
+		for (const id of d.leaf.linked) {
+			const anc = (byId.get(id) ?? []).find((a) => a !== d && dirOf(a.leaf.path) === dirOf(d.leaf.path));
+			if (anc && !anc.hidden && (anc.leaf.firstMs ?? 0) <= (d.leaf.firstMs ?? Infinity)) {
+				anc.hidden = true;
+				d.ancestors.push(anc.leaf, ...anc.ancestors);
+			}
+		}
+	}
+	const find = (project: string | null, sid: string | null): Draft | undefined => {
+		if (!sid) return undefined;
+		const own = project !== null ? drafts.get(keyOf(project, sid)) : undefined;
+		return own ?? byId.get(sid)?.[0];
+	};
+	const orphans: FileScan[] = [];
+	for (const f of scans) {
+		if (f.kind === 'transcript') continue;
+		if (f.kind === 'subagent' || f.kind === 'subagent-meta') {
+			const nest = projectOfNested(f.path, 'subagents');
+			const d = find(nest?.project ?? null, nest?.sid ?? f.sessionId);
+			if (d) (f.kind === 'subagent' ? d.subagents : d.sidecars).push(f);
+			else if (f.kind === 'subagent') orphans.push(f);
+			else if (!opts.partial) unused.push({ path: f.path, reason: 'subagent .meta.json without its agent transcript' });
+		} else if (f.kind === 'state-log') {
+			const nest = projectOfNested(f.path, 'states');
+			const d = find(nest?.project ?? null, f.sessionId);
+			if (d) d.sidecars.push(f);
+			else unused.push({ path: f.path, reason: `state log for session ${f.sessionId ?? '?'}, which is not among the dropped transcripts` });
+		} else if (f.kind === 'postal-log') {
+			const project = dirOf(dirOf(f.path));
+			const mine = [...drafts.values()].filter((d) => dirOf(d.leaf.path) === project);
+			for (const d of mine) d.sidecars.push(f);
+			if (!mine.length) unused.push({ path: f.path, reason: 'postal log without any session' });
+		} else {
+			unused.push({ path: f.path, reason: f.reason ?? 'not a file Loupe can read' });
+		}
+	}
+	const sessions: ScannedSession[] = [];
+	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));
+	if (!opts.partial) for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+	sessions.sort((a, b) => (b.endedAt ?? b.startedAt ?? -Infinity) - (a.endedAt ?? a.startedAt ?? -Infinity) || (a.key < b.key ? -1 : 1));
+	return { sessions, unused };
+}
+
+function toSession(d: Draft): ScannedSession {
+	const mains = [...d.ancestors.slice().reverse(), d.leaf];
+	const all = [...mains, ...d.subagents, ...d.sidecars];
+	let startedAt: number | null = null;
+	let endedAt: number | null = null;
+	let turns = 0;
+	for (const m of mains) {
+		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
+		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
+		turns += m.whole ? m.prompts : Math.round((m.prompts * m.bytes) / Math.max(1, m.seenBytes));
+	}
+	const id = stemOf(d.leaf.path);
+	const fingerprints = all.filter((f) => mains.includes(f)).map((f) => f.fingerprint).sort();
+	return {
+		key: `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`,
+		id,
+		project: dirOf(d.leaf.path),
+		harness: 'claude-code',
+		title: titleOf(mains, [], `Session ${id.slice(0, 8)}`),
+		startedAt,
+		endedAt,
+		bytes: all.reduce((n, f) => n + f.bytes, 0),
+		turnsEst: Math.max(turns, mains.some((m) => m.prompts > 0) ? 1 : 0),
+		exact: mains.every((m) => m.whole),
+		subagents: d.subagents.length,
+		model: d.leaf.model ?? mains.find((m) => m.model)?.model ?? null,
+		cwd: d.leaf.cwd ?? mains.find((m) => m.cwd)?.cwd ?? null,
+		files: all.map((f) => f.path)
+	};
+}
+
+export interface ScanOptions {
+	signal?: AbortSignal;
+	/** A provisional listing while the scan runs (at most every `batchMs`), then none: the result is final. */
+	onBatch?: (listing: ScanListing, filesDone: number, filesTotal: number) => void;
+	batchMs?: number;
+	/** Files read at once (slices are I/O bound; a few in flight hide the latency). */
+	concurrency?: number;
+}
+
+async function bytesOf(blob: Blob, from: number, to: number): Promise<Uint8Array> {
+	return new Uint8Array(await blob.slice(from, to).arrayBuffer());
+}
+
+/** Reads the head and tail of every input and groups them (see the module comment). */
+export async function scanInputs(files: readonly InputFile[], opts: ScanOptions = {}): Promise<{ listing: ScanListing; scans: FileScan[] }> {
+	const order = files.map((f, i) => ({ f, i, path: normPath(f.path) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const scans: FileScan[] = new Array(order.length);
+	let next = 0;
+	let done = 0;
+	let lastBatch = performance.now();
+	const batchMs = opts.batchMs ?? 250;
+	const worker = async () => {
+		for (;;) {
+			opts.signal?.throwIfAborted();
+			const at = next++;
+			if (at >= order.length) return;
+			const { f, path } = order[at];
+			const size = f.blob.size;
+			try {
+				if (size <= SCAN_HEAD + SCAN_TAIL) {
+					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
+				} else {
+					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
+					scans[at] = scanFile(path, head, tail, size);
+				}
+			} catch (e) {
+				opts.signal?.throwIfAborted();
+				scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: `could not be read: ${e instanceof Error ? e.message : String(e)}` };
+			}
+			done++;
+			if (opts.onBatch && performance.now() - lastBatch >= batchMs) {
+				lastBatch = performance.now();
+				opts.onBatch(groupScans(scans.filter(Boolean), { partial: true }), done, order.length);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
+	opts.signal?.throwIfAborted();
+	return { listing: groupScans(scans), scans };
+}
+
+/** A drop with more sessions than this is listed from the scan, not parsed whole. */
+export const SCAN_MIN_SESSIONS = 24;
+/** …and so is one of several sessions whose files add up to more than this. */
+export const SCAN_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether a drop is big enough to list first and parse on open. A single session (one file, one
+ * project with one transcript) is always parsed whole, exactly as before the scan existed, and
+ * so is a small folder, whose full grouping (forks, replays) is then exact.
+ */
+export function prefersScan(listing: ScanListing, totalBytes: number): boolean {
+	const n = listing.sessions.length;
+	return n > SCAN_MIN_SESSIONS || (n > 1 && totalBytes > SCAN_MIN_BYTES);
+}
