@@ -7,10 +7,17 @@
 //   longtask  the longest main-thread task during the load (PerformanceObserver 'longtask');
 //   scroll    frame times while the chat of that session scrolls for two seconds;
 //   timeline  layout + first draw of 5,000 synthetic segments (the /bench/timeline page).
-// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms.
+//   projects  (issue 9) a generated ~/.claude/projects tree (gen-project.mjs --mb 400 --sessions
+//             1500 --seed 1, 1 GB in 3,700 files) through the folder input: drop → the session
+//             list shown and the newest session open (data-state=ready), against a worker reading
+//             every file and JSON.parsing every line; the longest main-thread task; peak PSS of
+//             all renderer processes (/proc, sampled every 200 ms); every session listed; opening a
+//             ~1 MB session from the list; a second drop of the same tree (warm file cache).
+// Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 1.2× load, timeline < 100 ms;
+// projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,7 +32,12 @@ const arg = (name, fallback) => {
 const MB = arg('mb', 100);
 const SEED = arg('seed', 1);
 const RUNS = arg('runs', 3);
-const PORT = 4179;
+const PORT = arg('port', 4179);
+const CASE = (() => {
+  const i = process.argv.indexOf('--case');
+  return i < 0 ? 'all' : process.argv[i + 1];
+})();
+const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1 };
 
 function generate() {
   const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
@@ -41,11 +53,145 @@ function generate() {
   return { dir, main: join(dir, `${sessionId}.jsonl`) };
 }
 
+function generateProjects() {
+  const { mb, sessions, seed } = PROJECT_ARGS;
+  const dir = join(REPO, '.bench-cache', `projects-${mb}mb-${sessions}s-seed${seed}`);
+  const marker = join(dir, 'generated.json');
+  if (!existsSync(marker)) {
+    rmSync(dir, { recursive: true, force: true });
+    console.log(`generating a projects tree (${mb} MB budget, ${sessions} sessions) in ${dir} …`);
+    const r = spawnSync(process.execPath, ['../shared/bench/gen-project.mjs', '--mb', String(mb), '--sessions', String(sessions), '--seed', String(seed), '--out', join(dir, 'projects')], { cwd: REPO, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`generator failed: ${r.stderr}`);
+    writeFileSync(marker, r.stdout.trim());
+  }
+  return { tree: join(dir, 'projects'), totals: JSON.parse(readFileSync(marker, 'utf8')) };
+}
+
+/** PSS (bytes) of every renderer process under the browser whose command line carries `marker`. */
+function rendererPss(marker) {
+  const procs = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      const ppid = Number(/^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1]);
+      procs.set(Number(name), { cmd, ppid });
+    } catch { /* gone */ }
+  }
+  const root = [...procs].find(([, p]) => p.cmd.includes(marker) && !p.cmd.includes('--type='))?.[0];
+  if (!root) return 0;
+  const under = (pid) => { for (let p = pid, i = 0; p > 1 && i < 20; p = procs.get(p)?.ppid ?? 0, i++) if (p === root) return true; return false; };
+  let total = 0;
+  for (const [pid, p] of procs) {
+    if (!p.cmd.includes('--type=renderer') || !under(pid)) continue;
+    try {
+      const kb = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      total += kb * 1024;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+async function projectsCase(base) {
+  const { tree, totals } = generateProjects();
+  const marker = `--loupe-bench-${process.pid}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', marker]
+  });
+  const page = await (await browser.newContext()).newPage();
+  const drops = [];
+  for (let run = 0; run < 2; run++) {
+    await page.goto(base);
+    await page.evaluate(() => {
+      window.__longtasks = [];
+      window.__loadStart = performance.now();
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+      new MutationObserver(() => {
+        if (document.documentElement.dataset.state === 'ready') window.__readyAt ??= performance.now();
+      }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-state'] });
+    });
+    let peak = 0;
+    let sampling = true;
+    const sampler = (async () => { while (sampling) { peak = Math.max(peak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
+    await page.locator('input[type=file][webkitdirectory]').setInputFiles(tree);
+    await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+    const loadMs = await page.evaluate(() => window.__loupe.stats().loadMs);
+    const longest = Math.max(0, ...(await page.evaluate(() =>
+      window.__longtasks.filter(([start, d]) => start + d >= window.__loadStart && start <= window.__readyAt).map(([, d]) => d))));
+    const stats = await page.evaluate(() => window.__loupe.stats());
+    // Opening a ~1 MB session from the list: built in the worker, its chat index and timeline back.
+    const open = await page.evaluate(async () => {
+      const list = window.__loupe.list();
+      const pick = list.filter((e) => e.bytes > 0.8e6 && e.bytes < 1.3e6).at(-1) ?? list.at(-1);
+      const t0 = performance.now();
+      await window.__loupe.open(pick.key);
+      return { ms: performance.now() - t0, bytes: pick.bytes };
+    });
+    sampling = false;
+    await sampler;
+    drops.push({ loadMs, longest, peak, stats, open });
+  }
+  const floorMs = await page.evaluate(folderFloorInPage);
+  await browser.close();
+  const first = drops[0];
+  return {
+    projectsTotals: totals,
+    projectsFloorMs: Math.round(floorMs),
+    projectsReadyMs: first.loadMs,
+    projectsReadyRatio: +(first.loadMs / floorMs).toFixed(2),
+    projectsSecondDropMs: drops[1].loadMs,
+    projectsLongestTaskMs: Math.round(Math.max(...drops.map((d) => d.longest))),
+    projectsPeakPssMB: Math.round(Math.max(...drops.map((d) => d.peak)) / 1048576),
+    projectsListed: first.stats.sessions,
+    projectsProjects: first.stats.projects,
+    projectsOpen1MbMs: Math.round(first.open.ms),
+    projectsOpenBytes: first.open.bytes
+  };
+}
+
+function printProjects(r) {
+  console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions, ${r.projectsTotals.projects} projects`);
+  console.log(`  worker reads every file + JSON.parse (floor) ${r.projectsFloorMs} ms`);
+  console.log(`  drop → list + newest session ready   ${r.projectsReadyMs} ms   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
+  console.log(`  same drop again                      ${r.projectsSecondDropMs} ms`);
+  console.log(`  longest main-thread task             ${r.projectsLongestTaskMs} ms (target ≤ 50)   ${verdict(r.projectsLongestTaskMs <= 50)}`);
+  console.log(`  peak renderer PSS                    ${r.projectsPeakPssMB} MB (target ≤ 1024)   ${verdict(r.projectsPeakPssMB > 0 && r.projectsPeakPssMB <= 1024)}`);
+  console.log(`  sessions listed                      ${r.projectsListed} of ${r.projectsTotals.sessions}, ${r.projectsProjects} projects   ${verdict(r.projectsListed === r.projectsTotals.sessions && r.projectsProjects === r.projectsTotals.projects)}`);
+  console.log(`  open a ${(r.projectsOpenBytes / 1e6).toFixed(1)} MB session from the list  ${r.projectsOpen1MbMs} ms (target ≤ 300)   ${verdict(r.projectsOpen1MbMs <= 300)}`);
+}
+
+/** Runs in the page: a blob worker reads every file of the folder input and JSON.parses every line. */
+async function folderFloorInPage() {
+  const files = [...document.querySelector('input[type=file][webkitdirectory]').files];
+  const src = `onmessage = async (e) => {
+    const t0 = performance.now();
+    for (const file of e.data) {
+      const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+      let rest = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const text = rest + value;
+        let start = 0, nl;
+        while ((nl = text.indexOf('\\n', start)) >= 0) { if (nl > start) { try { JSON.parse(text.slice(start, nl)); } catch {} } start = nl + 1; }
+        rest = text.slice(start);
+      }
+      if (rest.trim()) { try { JSON.parse(rest); } catch {} }
+    }
+    postMessage(performance.now() - t0);
+  }`;
+  const w = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+  const ms = await new Promise((r) => { w.onmessage = (e) => r(e.data); w.postMessage(files); });
+  w.terminate();
+  return ms;
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 async function main() {
-  const { main: mainFile } = generate();
+  const { main: mainFile } = CASE === 'projects' ? { main: '' } : generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build'], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -55,6 +201,12 @@ async function main() {
     for (let i = 0; i < 100; i++) {
       try { if ((await fetch(base)).ok) break; } catch { /* not up yet */ }
       await new Promise((r) => setTimeout(r, 200));
+    }
+    if (CASE === 'projects') {
+      const r = await projectsCase(base);
+      printProjects(r);
+      console.log(JSON.stringify(r));
+      return;
     }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -123,6 +275,7 @@ async function main() {
     await page.waitForSelector('[data-bench-done]', { timeout: 60_000 });
     const tl = JSON.parse(await page.locator('[data-bench-done]').getAttribute('data-bench-done'));
     await browser.close();
+    const projects = CASE === 'all' ? await projectsCase(base) : null;
 
     const load = median(loads);
     const baseline = median(baselines);
@@ -141,7 +294,8 @@ async function main() {
       timeline5kLayoutMs: +tl.layoutMs.toFixed(1),
       timeline5kWarmLayoutMs: +tl.warmLayoutMs.toFixed(1),
       timeline5kDrawMs: +tl.drawMs.toFixed(1),
-      runs: RUNS
+      runs: RUNS,
+      ...(projects ?? {})
     };
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
     console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
@@ -151,6 +305,7 @@ async function main() {
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 1.2)   ${verdict(result.reopenRatio <= 1.2)}`);
     console.log(`  timeline, 5,000 segments, cold      layout ${result.timeline5kLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kLayoutMs + result.timeline5kDrawMs < 100)}`);
     console.log(`  timeline, 5,000 segments, warm      layout ${result.timeline5kWarmLayoutMs} ms + draw ${result.timeline5kDrawMs} ms (target < 100)   ${verdict(result.timeline5kWarmLayoutMs + result.timeline5kDrawMs < 100)}`);
+    if (projects) printProjects(projects);
     console.log(JSON.stringify(result));
   } finally {
     try { process.kill(-server.pid); } catch { /* already gone */ }
