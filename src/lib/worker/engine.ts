@@ -8,6 +8,7 @@ import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import { withSubagentLanes } from '../view/timeline/subagent-lanes.ts';
 import { prefersScan, scanInputs, type ScanListing, type ScannedSession } from '../ingest/scan.ts';
 import { ByteLru } from '../ingest/lru.ts';
 import { dirOf, normPath, stemOf } from '../ingest/paths.ts';
@@ -112,7 +113,7 @@ export class Engine {
   /** One shared timeline for the given sessions (all sessions of a full load when keys is empty). */
   async timeline(keys: string[]): Promise<TimelineLayout> {
     const picked = keys.length ? (await Promise.all(keys.map((k) => this.#built(k)))).filter((e) => !!e) : [...this.#sessions.values()];
-    return layoutTimeline(
+    const layout = layoutTimeline(
       picked.map(({ loaded }) => ({
         key: loaded.key,
         label: loaded.title,
@@ -120,6 +121,8 @@ export class Engine {
         children: loaded.children
       }))
     );
+    // One session open: its detail, the main lane plus a lane per subagent.
+    return picked.length === 1 ? withSubagentLanes(layout) : layout;
   }
 
   /** Issues of one session, for the issues panel (all of them, capped for sanity). */
