@@ -12,6 +12,9 @@ import { projectsOf } from '../view/sessions/list.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
+/** Files per message when a big drop is handed to the worker. */
+const STAGE_BATCH = 100;
+
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
 export class Viewer {
@@ -85,7 +88,16 @@ export class Viewer {
         this.list = snap.entries;
         this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
       }, inWorker);
-      const outcome = await api.load(generation, { files }, onProgress, onList);
+      // A big drop's File handles go over in batches (each postMessage a short task), then load.
+      let staged = false;
+      if (inWorker && files.length > STAGE_BATCH) {
+        for (let i = 0; i < files.length; i += STAGE_BATCH) {
+          await api.stage(generation, files.slice(i, i + STAGE_BATCH));
+          if (!current()) return;
+        }
+        staged = true;
+      }
+      const outcome = await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       if (!current()) return;
       this.scanProgress = null;
       if (!outcome.ok) throw new LoadError(outcome.message);

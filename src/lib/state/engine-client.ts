@@ -30,6 +30,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const engine = new Engine();
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
+      stage: async (...a) => engine.stage(...a),
       chatIndex: async (...a) => engine.chatIndex(...a),
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),

@@ -102,3 +102,15 @@ describe('Engine on a big drop (scan mode)', () => {
     expect(b).toEqual([keys[4]]);
   });
 });
+
+describe('Engine.stage', () => {
+  it('a load of staged files sees every batch of its own generation only', async () => {
+    const engine = new Engine();
+    const line = (id: string) => new Blob([`{"type":"user","uuid":"${id}","parentUuid":null,"sessionId":"${id}","timestamp":"2026-01-01T00:00:00Z","promptSource":"typed","message":{"role":"user","content":"hi ${id}"}}\n`]);
+    engine.stage(1, [{ path: 'old.jsonl', blob: line('old') }]);
+    engine.stage(2, [{ path: 'a.jsonl', blob: line('a') }]);
+    expect(engine.stage(2, [{ path: 'b.jsonl', blob: line('b') }])).toBe(2);
+    const out = await engine.load(2, { files: [], staged: true });
+    expect(out.ok && out.list.map((e) => e.title).sort()).toEqual(['hi a', 'hi b']);
+  });
+});

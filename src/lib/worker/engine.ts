@@ -36,19 +36,34 @@ export class Engine {
   #lru: ByteLru<Entry>;
   #building = new Map<string, Promise<Entry | null>>();
   #prefetch = 0;
+  /** Files handed over in batches before a big load (see stage()). */
+  #staged: { generation: number; files: InputFile[] } = { generation: -1, files: [] };
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays). */
   constructor(opts: { builtBudget?: number } = {}) {
     this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
   }
 
+  /**
+   * Hands over part of a big drop's files ahead of load(generation, { files: [], staged: true }).
+   * Cloning thousands of File handles into the worker in one message blocks the page for most
+   * of a second; in batches, each message is a short task.
+   */
+  stage(generation: number, files: InputFile[]): number {
+    if (this.#staged.generation !== generation) this.#staged = { generation, files: [] };
+    for (const f of files) this.#staged.files.push(f);
+    return this.#staged.files.length;
+  }
+
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
   async load(
     generation: number,
-    input: { files: InputFile[] },
+    given: { files: InputFile[]; staged?: boolean },
     onProgress?: (p: LoadProgress) => void,
     onList?: (snapshot: ListSnapshot) => void
   ): Promise<LoadOutcome> {
+    const input = given.staged && this.#staged.generation === generation ? { files: [...this.#staged.files, ...given.files] } : given;
+    this.#staged = { generation: -1, files: [] };
     this.#abort?.abort();
     const abort = new AbortController();
     this.#abort = abort;

@@ -7,6 +7,7 @@ const engine = new Engine();
 
 const api = {
   load: engine.load.bind(engine),
+  stage: engine.stage.bind(engine),
   chatIndex: engine.chatIndex.bind(engine),
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
