@@ -109,3 +109,73 @@ test('a session opened from the list reopens from the cache', async ({ page }) =
   expect(before.rows).toBeGreaterThan(0);
   expect((await stats(page)).rows).toBe(before.rows);
 });
+
+type Listed = { key: string; bytes: number; subagents: number; title: string };
+const listed = (page: Page) => page.evaluate(() => (window as unknown as { __loupe: { list: () => Listed[] } }).__loupe.list());
+const openKey = (page: Page, key: string) => page.evaluate((k) => (window as unknown as { __loupe: { open: (k: string) => Promise<void> } }).__loupe.open(k), key);
+
+test('the timeline overview has one row per listed session; a click on a row opens it', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  await page.getByRole('button', { name: 'All sessions' }).click();
+  const overview = page.locator('[data-overview-rows]');
+  await expect(overview).toHaveAttribute('data-overview-rows', '40');
+  // Virtualized: far fewer row elements than sessions once the panel is small.
+  const rows = page.locator('[data-overview-row]');
+  expect(await rows.count()).toBeLessThan(40);
+  // Narrowing the list to one project narrows the overview too.
+  await page.getByRole('navigation', { name: 'Projects' }).locator('button[data-project]').first().click();
+  const n = Number(await page.locator('[data-session-count]').getAttribute('data-session-count'));
+  await expect(overview).toHaveAttribute('data-overview-rows', String(n));
+  const row = rows.nth(1);
+  const key = await row.getAttribute('data-overview-row');
+  await row.click();
+  await expect(main(page)).toHaveAttribute('data-session-key', key ?? '');
+  await expect(row).toHaveAttribute('aria-current', 'true');
+  // Zooming in far: the axis labels still never overlap.
+  for (let i = 0; i < 6; i++) await page.getByRole('button', { name: 'Zoom the overview in' }).click();
+  const xs = await page.locator('.overview .axis > span').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  const sorted = xs.sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < sorted.length; i++) expect(sorted[i][0]).toBeGreaterThanOrEqual(sorted[i - 1][0] + 60);
+});
+
+test('a session with subagents: one timeline lane per subagent, its bar from the spawning call', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  const withSubs = (await listed(page)).filter((e) => e.subagents > 0).sort((a, b) => b.subagents - a.subagents)[0];
+  expect(withSubs).toBeTruthy();
+  await openKey(page, withSubs.key);
+  await expect(main(page)).toHaveAttribute('data-session-key', withSubs.key);
+  const lanes = page.locator('[data-lane-label]');
+  await expect(lanes).toHaveCount(1 + withSubs.subagents);
+  await expect(lanes.nth(1)).toContainText('↳');
+  const agentBars = page.locator('rect[data-segment-id^="agent:"]');
+  await expect(agentBars).toHaveCount(withSubs.subagents);
+  // Each subagent bar sits on its own row, below the main lane.
+  const ys = await agentBars.evaluateAll((els) => els.map((e) => Number(e.getAttribute('y'))));
+  expect(new Set(ys).size).toBe(ys.length);
+  // Lane labels are not cut off at the left edge.
+  const plotLeft = await page.locator('.timeline .labels').evaluate((el) => el.getBoundingClientRect().left);
+  for (const left of await lanes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().left))) expect(left).toBeGreaterThanOrEqual(plotLeft);
+});
+
+test('the timeline panel is bounded, resizable and collapsible; the chat stays on screen', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  const body = page.locator('.panel-body');
+  const chat = page.locator('main .chat-viewport');
+  const viewport = page.viewportSize()?.height ?? 720;
+  expect((await body.boundingBox())?.height ?? 0).toBeLessThanOrEqual(viewport * 0.6);
+  const handle = page.getByRole('separator', { name: 'Resize the timeline' });
+  const before = Number(await handle.getAttribute('aria-valuenow'));
+  await handle.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(handle).toHaveAttribute('aria-valuenow', String(before + 24));
+  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowDown');
+  expect(Number(await handle.getAttribute('aria-valuenow'))).toBeLessThanOrEqual(Math.round(viewport * 0.6));
+  const chatBox = await chat.boundingBox();
+  expect(chatBox && chatBox.y + 40 < viewport).toBe(true);
+  await page.getByRole('button', { name: /Timeline/ }).first().click();
+  await expect(page.locator('[data-timeline-panel]')).toHaveAttribute('data-timeline-panel', 'collapsed');
+  await expect(body).toHaveCount(0);
+});

@@ -13,7 +13,7 @@ import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
 /** Files per message when a big drop is handed to the worker. */
-const STAGE_BATCH = 100;
+const STAGE_BATCH = 20;
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
