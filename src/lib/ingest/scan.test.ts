@@ -68,7 +68,10 @@ describe('groupScans', () => {
 		expect(s1.project).toBe('p');
 		expect(s1.title).toBe('First');
 		expect(s1.harness).toBe('claude-code');
-		expect(unused.map((u) => u.path)).toEqual(['p/S1/tool-results/t.txt']);
+		// tool-results side files are expected next to a session: not reported.
+		expect(unused).toEqual([]);
+		const stray = scanFile('p/notes.txt', enc('hello\n'), new Uint8Array(0), 6);
+		expect(groupScans([main, stray]).unused.map((u) => u.path)).toEqual(['p/notes.txt']);
 	});
 
 	it('a resumed session takes its ancestor in, which is then not listed on its own', () => {

@@ -234,7 +234,9 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 			const mine = [...drafts.values()].filter((d) => dirOf(d.leaf.path) === project);
 			for (const d of mine) d.sidecars.push(f);
 			if (!mine.length) unused.push({ path: f.path, reason: 'postal log without any session' });
-		} else {
+		} else if (!segments(f.path).slice(0, -1).includes('tool-results')) {
+			// tool-results/ holds the full output of long tool calls next to a session; the transcript
+			// already quotes it, so these side files are expected, not worth an issue each.
 			unused.push({ path: f.path, reason: f.reason ?? 'not a file Loupe can read' });
 		}
 	}
