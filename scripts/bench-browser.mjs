@@ -108,6 +108,7 @@ async function projectsCase(base) {
       window.__loadStart = performance.now();
       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
       new MutationObserver(() => {
+        if (document.documentElement.dataset.state === 'loading') window.__loadingAt ??= performance.now();
         if (document.documentElement.dataset.state === 'ready') window.__readyAt ??= performance.now();
       }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-state'] });
     });
@@ -119,6 +120,11 @@ async function projectsCase(base) {
     const loadMs = await page.evaluate(() => window.__loupe.stats().loadMs);
     const longest = Math.max(0, ...(await page.evaluate(() =>
       window.__longtasks.filter(([start, d]) => start + d >= window.__loadStart && start <= window.__readyAt).map(([, d]) => d))));
+    // The same, counting only tasks that start once the page's load() has begun: Chromium builds
+    // the <input webkitdirectory> FileList of 3,700 files in one task before the page's change
+    // handler runs (a bare page with only an input and a handler shows it too).
+    const longestLoupe = Math.max(0, ...(await page.evaluate(() =>
+      window.__longtasks.filter(([start]) => start >= window.__loadingAt && start <= window.__readyAt).map(([, d]) => d))));
     const stats = await page.evaluate(() => window.__loupe.stats());
     // Opening a ~1 MB session from the list: built in the worker, its chat index and timeline back.
     const open = await page.evaluate(async () => {
@@ -130,7 +136,7 @@ async function projectsCase(base) {
     });
     sampling = false;
     await sampler;
-    drops.push({ loadMs, longest, peak, stats, open });
+    drops.push({ loadMs, longest, longestLoupe, peak, stats, open });
   }
   const floorMs = await page.evaluate(folderFloorInPage);
   await browser.close();
@@ -142,6 +148,7 @@ async function projectsCase(base) {
     projectsReadyRatio: +(first.loadMs / floorMs).toFixed(2),
     projectsSecondDropMs: drops[1].loadMs,
     projectsLongestTaskMs: Math.round(Math.max(...drops.map((d) => d.longest))),
+    projectsLongestTaskAfterLoadStartMs: Math.round(Math.max(...drops.map((d) => d.longestLoupe))),
     projectsPeakPssMB: Math.round(Math.max(...drops.map((d) => d.peak)) / 1048576),
     projectsListed: first.stats.sessions,
     projectsProjects: first.stats.projects,
@@ -156,6 +163,7 @@ function printProjects(r) {
   console.log(`  drop → list + newest session ready   ${r.projectsReadyMs} ms   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
   console.log(`  same drop again                      ${r.projectsSecondDropMs} ms`);
   console.log(`  longest main-thread task             ${r.projectsLongestTaskMs} ms (target ≤ 50)   ${verdict(r.projectsLongestTaskMs <= 50)}`);
+  console.log(`  … of those, from load() start           ${r.projectsLongestTaskAfterLoadStartMs} ms (the rest is Chromium building the folder input's FileList)   ${verdict(r.projectsLongestTaskAfterLoadStartMs <= 50)}`);
   console.log(`  peak renderer PSS                    ${r.projectsPeakPssMB} MB (target ≤ 1024)   ${verdict(r.projectsPeakPssMB > 0 && r.projectsPeakPssMB <= 1024)}`);
   console.log(`  sessions listed                      ${r.projectsListed} of ${r.projectsTotals.sessions}, ${r.projectsProjects} projects   ${verdict(r.projectsListed === r.projectsTotals.sessions && r.projectsProjects === r.projectsTotals.projects)}`);
   console.log(`  open a ${(r.projectsOpenBytes / 1e6).toFixed(1)} MB session from the list  ${r.projectsOpen1MbMs} ms (target ≤ 300)   ${verdict(r.projectsOpen1MbMs <= 300)}`);
