@@ -59,6 +59,7 @@ export class Viewer {
   projects = $derived(projectsOf(this.list));
 
   #generation = 0;
+  #pick = 0;
   #cache: Promise<SessionCache | null> | null = null;
   #base: string;
 
@@ -128,10 +129,13 @@ export class Viewer {
   async select(key: string): Promise<void> {
     const { api } = await engineClient();
     const generation = this.#generation;
+    // A later pick wins: a slow build of an earlier pick must not replace it when it finishes.
+    const pick = ++this.#pick;
+    const stale = () => generation !== this.#generation || pick !== this.#pick;
     if (!this.sessions.some((s) => s.key === key)) {
       this.opening = key;
-      const summary = await api.open(key);
-      if (generation !== this.#generation) return;
+      const summary = await api.open(key).catch(() => null);
+      if (stale()) return;
       this.opening = null;
       if (!summary) {
         this.error = 'Loupe could not open that session: its files could not be read again (were they moved?).';
@@ -142,8 +146,8 @@ export class Viewer {
       this.list = this.list.map((e) => (e.key === key ? { ...e, turns: summary.turns, turnsExact: true } : e));
       void this.#remember([summary], this.files);
     }
-    if (generation !== this.#generation) return;
-    await this.#show(api, key, this.scanned);
+    if (stale()) return;
+    await this.#show(api, key, this.scanned, stale);
   }
 
   /** Full rows [from, to) of the open chat. */
@@ -193,12 +197,13 @@ export class Viewer {
     };
   }
 
-  async #show(api: EngineApi, key: string, withTimeline: boolean): Promise<void> {
+  async #show(api: EngineApi, key: string, withTimeline: boolean, stale: () => boolean = () => false): Promise<void> {
     // A scanned drop draws the open session only (its main lane and subagents), never all of them.
     const [index, layout] = await Promise.all([
       api.chatIndex(key),
       withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline)
     ]);
+    if (stale()) return;
     this.currentKey = key;
     this.chatIndex = index?.rows ?? [];
     this.timeline = layout;

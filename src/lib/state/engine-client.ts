@@ -38,7 +38,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       issues: async (...a) => engine.issues(...a),
       open: async (...a) => engine.open(...a),
       prefetch: async (...a) => engine.prefetch(...a),
-      builtKeys: async () => engine.builtKeys()
+      builtKeys: async () => engine.builtKeys(),
+      scanMs: async () => engine.scanMs()
     };
     return { api, inWorker: false };
   }

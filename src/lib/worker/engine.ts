@@ -36,6 +36,8 @@ export class Engine {
   #lru: ByteLru<Entry>;
   #building = new Map<string, Promise<Entry | null>>();
   #prefetch = 0;
+  /** How long the last load's head/tail scan took (for the benchmark). */
+  #scanMs = 0;
   /** Files handed over in batches before a big load (see stage()). */
   #staged: { generation: number; files: InputFile[] } = { generation: -1, files: [] };
 
@@ -77,6 +79,7 @@ export class Engine {
         onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal }))
       });
       const totalBytes = input.files.reduce((n, f) => n + f.blob.size, 0);
+      this.#scanMs = performance.now() - started;
       if (prefersScan(listing, totalBytes)) return await this.#scanned(generation, abort, listing, input.files, started);
       const out = await loadSessions(input.files, {
         signal: abort.signal,
@@ -169,6 +172,11 @@ export class Engine {
     return done;
   }
 
+  /** Wall time of the last load's scan phase, ms. */
+  scanMs(): number {
+    return this.#scanMs;
+  }
+
   /** Keys of the sessions currently built (full load: all; scan mode: the LRU, oldest first). */
   builtKeys(): string[] {
     return [...this.#sessions.keys(), ...this.#lru.keys()];
@@ -200,8 +208,9 @@ export class Engine {
       const blob = this.#blobs.get(path);
       return blob ? [{ path, blob }] : [];
     });
-    const out = await loadSessions(files);
-    if (generation !== this.#generation || this.#listed.get(listed.key) !== listed) return null;
+    // A file that cannot be read again (moved, permission gone) makes this open fail, not the engine.
+    const out = await loadSessions(files).catch(() => null);
+    if (!out || generation !== this.#generation || this.#listed.get(listed.key) !== listed) return null;
     const leaf = listed.files.find((p) => stemOf(p) === listed.id && dirOf(p) === listed.project);
     const loaded = out.sessions.find((s) => s.files.at(-1) !== undefined && s.files.some((f) => f.path === leaf) && s.key.startsWith(`${listed.id}-`)) ?? out.sessions[0];
     if (!loaded) return null;

@@ -15,7 +15,8 @@ const api = {
   issues: engine.issues.bind(engine),
   open: engine.open.bind(engine),
   prefetch: engine.prefetch.bind(engine),
-  builtKeys: engine.builtKeys.bind(engine)
+  builtKeys: engine.builtKeys.bind(engine),
+  scanMs: engine.scanMs.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;
