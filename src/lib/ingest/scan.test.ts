@@ -46,6 +46,14 @@ describe('scanFile', () => {
 		expect(s.firstPrompt).toBe('Start here');
 	});
 
+	it('a whole small file with more lines than the head sniff parses still ends at its last line', () => {
+		const rows = [user('u1', 'Start', 0), ...Array.from({ length: 300 }, (_, i) => ({ type: 'progress', uuid: `p${i}`, sessionId: 'S1', timestamp: at(1) })), assistant('z', 42), { type: 'custom-title', customTitle: 'Late' }];
+		const s = whole('proj/S1.jsonl', rows);
+		expect(s.whole).toBe(true);
+		expect(s.lastMs).toBe(Date.parse(at(42)));
+		expect(s.customTitle).toBe('Late');
+	});
+
 	it('notes the other session ids on the head (a resume link)', () => {
 		const s = whole('proj/S2.jsonl', [user('u1', 'old prompt', 0, 'S1'), user('u2', 'go on', 9, 'S2')]);
 		expect(s.linked).toEqual(['S1']);

@@ -12,7 +12,7 @@
 //
 // Estimates are marked as such: `turnsEst` extrapolates the prompts seen in the head over the
 // file's size (`exact` when the head was the whole file).
-import { classifyFile } from './classify.ts';
+import { classifyFile, sniffHead } from './classify.ts';
 import { cyrb53 } from './load-files.ts';
 import { msOf, titleFields } from './summary.ts';
 import { promptOf } from './prompt-text.ts';
@@ -21,7 +21,7 @@ import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
 import type { FileKind, InputFile } from './types.ts';
 
 export const SCAN_HEAD = 32 * 1024;
-export const SCAN_TAIL = 32 * 1024;
+export const SCAN_TAIL = 16 * 1024;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,24 +80,35 @@ export interface ScanListing {
 	unused: { path: string; reason: string }[];
 }
 
-function decodeLines(bytes: Uint8Array, cutStart: boolean, cutEnd: boolean): Obj[] {
-	let text = new TextDecoder('utf-8').decode(bytes);
-	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-	const lines = text.split('\n');
-	if (cutStart) lines.shift();
-	if (cutEnd) lines.pop();
-	const out: Obj[] = [];
-	for (const raw of lines) {
-		const line = raw.trim();
-		if (!line || line[0] !== '{') continue;
-		try {
-			const v: unknown = JSON.parse(line);
-			if (isObj(v)) out.push(v);
-		} catch {
-			// A bad line is the full parse's business; the scan only skips it.
-		}
+const parseObj = (line: string): Obj | null => {
+	try {
+		const v: unknown = JSON.parse(line);
+		return isObj(v) ? v : null;
+	} catch {
+		return null; // a bad line is the full parse's business; the scan only skips it
 	}
-	return out;
+};
+
+/**
+ * The records of a tail worth parsing, oldest first: the last line that carries a timestamp, and
+ * every title record. Parsing is the scan's main cost, so other lines are only looked at as text.
+ */
+function tailRecords(bytes: Uint8Array): Obj[] {
+	const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
+	lines.shift(); // cut by the slice
+	const out: Obj[] = [];
+	let timed = false;
+	for (let i = lines.length - 1; i >= 0; i--) {
+		const line = lines[i].trim();
+		if (!line || line[0] !== '{') continue;
+		const titled = line.includes('-title"') || line.includes('"summary"');
+		if (!titled && (timed || !line.includes('"timestamp"'))) continue;
+		const r = parseObj(line);
+		if (!r) continue;
+		if (!timed && typeof r.timestamp === 'string') timed = true;
+		out.push(r);
+	}
+	return out.reverse();
 }
 
 const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
@@ -105,7 +116,8 @@ const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
 /** Scans one file from its head and tail bytes (tail empty when the head is the whole file). */
 export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size: number): FileScan {
 	const p = normPath(path);
-	const c = classifyFile(p, head, size);
+	const sniff = size > 0 ? sniffHead(head, size) : undefined;
+	const c = classifyFile(p, head, size, sniff);
 	const whole = head.length >= size;
 	const stem = stemOf(p);
 	const scan: FileScan = {
@@ -133,8 +145,10 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 	};
 	if (c.kind !== 'transcript' && c.kind !== 'subagent') return scan;
 	if (c.format === 'web-json') return scan;
-	const headRecs = decodeLines(head, false, !whole);
-	const tailRecs = whole ? [] : decodeLines(tail, true, false);
+	// classify parsed the head's complete lines already (up to 200 of them): reuse its values.
+	const headRecs = (sniff?.values ?? []).filter(isObj);
+	// A whole small file whose lines outnumber the sniff's cap still needs its last time and titles.
+	const tailRecs = !whole ? tailRecords(tail) : headRecs.length >= 200 ? tailRecords(head) : [];
 	const linked = new Set<string>();
 	let firstCommand: string | null = null;
 	const visit = (r: Obj, inHead: boolean) => {
@@ -324,7 +338,7 @@ export async function scanInputs(files: readonly InputFile[], opts: ScanOptions 
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
+	await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 16) }, worker));
 	opts.signal?.throwIfAborted();
 	return { listing: groupScans(scans), scans };
 }
