@@ -3,6 +3,10 @@
 // worker (parse.worker.ts exposes it with comlink) and, when a worker cannot start, on the
 // main thread: the same code either way. A new load supersedes the one in flight: the older
 // load's AbortController is aborted, so it stops between chunks and its result is dropped.
+// Two-phase load: every load first scans heads and tails (ingest/scan.ts). A small drop is then
+// parsed whole and kept, as before; a big one (prefersScan) stays a listing of File handles, and a
+// session is built when first asked for. Every method that needs a built session goes through
+// #built(key), which builds on demand and keeps at most BUILT_BUDGET source bytes built (LRU).
 import { segmentsOf } from '../model/index.ts';
 import { loadSessions } from '../ingest/load-files.ts';
 import type { LoadedSession } from '../ingest/types.ts';
