@@ -44,6 +44,8 @@ describe('scanFile', () => {
 		expect(s.firstMs).toBe(Date.parse(at(0)));
 		expect(s.customTitle).toBe('Mine');
 		expect(s.firstPrompt).toBe('Start here');
+		// One prompt at the start of a big file is one turn, not one per head-sized slice.
+		expect(groupScans([s]).sessions[0]).toMatchObject({ turnsEst: 1, exact: false });
 	});
 
 	it('a whole small file with more lines than the head sniff parses still ends at its last line', () => {

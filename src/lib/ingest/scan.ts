@@ -10,8 +10,8 @@
 // takes that session in as an ancestor (the ancestor is not listed on its own).
 // Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
 //
-// Estimates are marked as such: `turnsEst` extrapolates the prompts seen in the head over the
-// file's size (`exact` when the head was the whole file).
+// Estimates are marked as such: `turnsEst` is the first prompt plus the later prompts seen in the
+// head extrapolated over the file's size (`exact` when the head was the whole file).
 import { classifyFile, sniffHead } from './classify.ts';
 import { cyrb53 } from './load-files.ts';
 import { msOf, titleFields } from './summary.ts';
@@ -270,7 +270,8 @@ function toSession(d: Draft): ScannedSession {
 	for (const m of mains) {
 		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
 		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
-		turns += m.whole ? m.prompts : Math.round((m.prompts * m.bytes) / Math.max(1, m.seenBytes));
+		// The head always holds the first prompt: extrapolate only the ones after it.
+		turns += m.whole || m.prompts === 0 ? m.prompts : 1 + Math.round(((m.prompts - 1) * m.bytes) / Math.max(1, m.seenBytes));
 	}
 	const id = stemOf(d.leaf.path);
 	const fingerprints = all.filter((f) => mains.includes(f)).map((f) => f.fingerprint).sort();

@@ -52,8 +52,8 @@ export interface OverviewMarks {
 	breaks: { x0: number; x1: number; gaps: number; label: string }[];
 }
 
-/** Least distance (px) between the starts of two labels; a label is about this wide. */
-export const LABEL_PX = 64;
+/** Least distance (px) between the starts of two labels; the component caps a label's width below it. */
+export const LABEL_PX = 72;
 
 /** Axis marks for the window [c0, c1] drawn `width` px wide (see the module comment). */
 export function overviewMarks(axis: TimelineAxis, c0: number, c1: number, width: number, offset: UtcOffset = 0): OverviewMarks {
@@ -62,7 +62,8 @@ export function overviewMarks(axis: TimelineAxis, c0: number, c1: number, width:
 	const breaks: OverviewMarks['breaks'] = [];
 	let group: { x0: number; x1: number; gaps: number; ms: number } | null = null;
 	const flush = () => {
-		if (group) breaks.push({ x0: group.x0, x1: group.x1, gaps: group.gaps, label: group.gaps === 1 ? formatGap(group.ms) : `${group.gaps} gaps · ${formatGap(group.ms)}` });
+		// Merged: "×6 · 2 days" (six gaps, two days of idle in all), short enough for one label's room.
+		if (group) breaks.push({ x0: group.x0, x1: group.x1, gaps: group.gaps, label: group.gaps === 1 ? formatGap(group.ms) : `×${group.gaps} · ${formatGap(group.ms)}` });
 		group = null;
 	};
 	for (const p of axis.pieces) {
