@@ -126,7 +126,8 @@ async function projectsCase(base) {
     const longestLoupe = Math.max(0, ...(await page.evaluate(() =>
       window.__longtasks.filter(([start]) => start >= window.__loadingAt && start <= window.__readyAt).map(([, d]) => d))));
     const stats = await page.evaluate(() => window.__loupe.stats());
-    const scanMs = Math.round(await page.evaluate(() => window.__loupe.scanMs()));
+    const scan = await page.evaluate(() => window.__loupe.scanStats());
+    const scanMs = Math.round(scan.ms);
     // Opening a ~1 MB session from the list: built in the worker, its chat index and timeline back.
     const open = await page.evaluate(async () => {
       const list = window.__loupe.list();

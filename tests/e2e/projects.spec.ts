@@ -185,3 +185,19 @@ test('the timeline panel is bounded, resizable and collapsible; the chat stays o
   await expect(page.locator('[data-timeline-panel]')).toHaveAttribute('data-timeline-panel', 'collapsed');
   await expect(body).toHaveCount(0);
 });
+
+test('dropping the same tree again lists it from the scan index, without reading the files', async ({ page }) => {
+  type Hooks = { __loupe: { scansKept: () => number; scanStats: () => Promise<{ files: number; reused: number }> } };
+  await openApp(page);
+  await pickFolder(page, TREE);
+  await page.waitForFunction(() => (window as unknown as Hooks).__loupe.scansKept() > 0);
+  const first = await page.evaluate(() => (window as unknown as Hooks).__loupe.scanStats());
+  expect(first.reused).toBe(0);
+  await page.goto('/');
+  await pickFolder(page, TREE);
+  const again = await page.evaluate(() => (window as unknown as Hooks).__loupe.scanStats());
+  expect(again.files).toBe(first.files);
+  expect(again.reused).toBe(first.files);
+  expect((await stats(page)).sessions).toBe(40);
+  await expect(entries(page).first()).toHaveAttribute('aria-current', 'true');
+});

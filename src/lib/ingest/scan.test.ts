@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupScans, scanFile, scanInputs, SCAN_HEAD, SCAN_TAIL } from './scan.ts';
+import { fileIdentity, groupScans, scanFile, scanInputs, storedScans, SCAN_HEAD, SCAN_TAIL } from './scan.ts';
 import { enc, jsonl } from './test-helpers.ts';
 
 const at = (min: number) => new Date(Date.UTC(2026, 6, 1, 8, min)).toISOString();
@@ -120,5 +120,29 @@ describe('scanInputs', () => {
 		const abort = new AbortController();
 		abort.abort();
 		await expect(scanInputs([{ path: 'a.jsonl', blob: new Blob(['{}']) }], { signal: abort.signal })).rejects.toThrow();
+	});
+});
+
+describe('reusing stored scans', () => {
+	it('a file whose identity is known is not read at all; uuids are kept only where a summary names them', async () => {
+		const rows = [{ type: 'summary', summary: 'Old title', leafUuid: 'u2' }, user('u1', 'hello', 0), user('u2', 'more', 1)];
+		const f = new File([jsonl(rows)], 'S1.jsonl', { lastModified: 42 });
+		const first = await scanInputs([{ path: 'p/S1.jsonl', blob: f }]);
+		const stored = storedScans(first.scans, first.identities);
+		expect(stored[0].uuids).toEqual(['u2']);
+		expect(stored[0].identity).toBe(fileIdentity('p/S1.jsonl', f));
+		// Same identity, unreadable bytes: the stored scan answers.
+		const unreadable = new File(['x'.repeat(f.size)], 'S1.jsonl', { lastModified: 42 });
+		unreadable.slice = () => {
+			throw new Error('read');
+		};
+		const again = await scanInputs([{ path: 'p/S1.jsonl', blob: unreadable }], { known: new Map(stored.map((s) => [s.identity, s])) });
+		expect(again.reused).toBe(1);
+		expect(again.listing.sessions[0].title).toBe(first.listing.sessions[0].title);
+		expect(again.listing.sessions[0].title).toBe('Old title');
+	});
+
+	it('a Blob without a modification time has no identity and is never reused', () => {
+		expect(fileIdentity('a.jsonl', new Blob(['x']))).toBeNull();
 	});
 });

@@ -19,6 +19,7 @@ import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
 import type { FileKind, InputFile } from './types.ts';
+import { MODEL_VERSION } from '../model/index.ts';
 
 export const SCAN_HEAD = 32 * 1024;
 export const SCAN_TAIL = 16 * 1024;
@@ -293,8 +294,50 @@ function toSession(d: Draft): ScannedSession {
 	};
 }
 
+// ── the scan index: reusing an earlier scan of the same file ───────────────
+
+/** Bumped whenever FileScan's meaning changes, so stored scans of an older scan are not reused. */
+export const SCAN_VERSION = 1;
+
+/** A FileScan as stored between visits: uuids kept only where a summary names them. */
+export interface StoredScan extends Omit<FileScan, 'uuids'> {
+	/** MODEL_VERSION | SCAN_VERSION | path | size | lastModified: see fileIdentity. */
+	identity: string;
+	uuids: string[];
+}
+
+/**
+ * Who a file is without reading it: its path, size and modification time (a File has them; a
+ * Blob from a paste or a URL does not, and is never reused). Transcripts only grow, so a file
+ * that kept its size and time kept its content; the versions retire scans of an older Loupe.
+ */
+export function fileIdentity(path: string, blob: Blob): string | null {
+	const lastModified = (blob as Partial<File>).lastModified;
+	return typeof lastModified === 'number' ? `${MODEL_VERSION}|${SCAN_VERSION}|${normPath(path)}|${blob.size}|${lastModified}` : null;
+}
+
+/** Stored forms of the scans that have an identity; uuids trimmed to those some summary names. */
+export function storedScans(scans: readonly FileScan[], identities: ReadonlyMap<string, string>): StoredScan[] {
+	const named = new Set<string>();
+	for (const s of scans) for (const x of s.summaries) if (x.leafUuid) named.add(x.leafUuid);
+	const out: StoredScan[] = [];
+	for (const s of scans) {
+		const identity = identities.get(s.path);
+		if (!identity) continue;
+		out.push({ ...s, identity, uuids: [...s.uuids].filter((u) => named.has(u)) });
+	}
+	return out;
+}
+
+export function fromStored(s: StoredScan): FileScan {
+	const { identity: _identity, uuids, ...rest } = s;
+	return { ...rest, uuids: new Set(uuids) };
+}
+
 export interface ScanOptions {
 	signal?: AbortSignal;
+	/** Earlier scans by identity: a file whose identity is here is not read again. */
+	known?: ReadonlyMap<string, StoredScan>;
 	/** A provisional listing while the scan runs (at most every `batchMs`), then none: the result is final. */
 	onBatch?: (listing: ScanListing, filesDone: number, filesTotal: number) => void;
 	batchMs?: number;
@@ -307,7 +350,12 @@ async function bytesOf(blob: Blob, from: number, to: number): Promise<Uint8Array
 }
 
 /** Reads the head and tail of every input and groups them (see the module comment). */
-export async function scanInputs(files: readonly InputFile[], opts: ScanOptions = {}): Promise<{ listing: ScanListing; scans: FileScan[] }> {
+export async function scanInputs(
+	files: readonly InputFile[],
+	opts: ScanOptions = {}
+): Promise<{ listing: ScanListing; scans: FileScan[]; identities: Map<string, string>; reused: number }> {
+	const identities = new Map<string, string>();
+	let reused = 0;
 	const order = files.map((f, i) => ({ f, i, path: normPath(f.path) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 	const scans: FileScan[] = new Array(order.length);
 	let next = 0;
@@ -321,8 +369,14 @@ export async function scanInputs(files: readonly InputFile[], opts: ScanOptions 
 			if (at >= order.length) return;
 			const { f, path } = order[at];
 			const size = f.blob.size;
+			const identity = fileIdentity(path, f.blob);
+			if (identity) identities.set(path, identity);
+			const known = identity ? opts.known?.get(identity) : undefined;
 			try {
-				if (size <= SCAN_HEAD + SCAN_TAIL) {
+				if (known) {
+					scans[at] = fromStored(known);
+					reused++;
+				} else if (size <= SCAN_HEAD + SCAN_TAIL) {
 					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
 				} else {
 					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
@@ -341,7 +395,7 @@ export async function scanInputs(files: readonly InputFile[], opts: ScanOptions 
 	};
 	await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 16) }, worker));
 	opts.signal?.throwIfAborted();
-	return { listing: groupScans(scans), scans };
+	return { listing: groupScans(scans), scans, identities, reused };
 }
 
 /** A drop with more sessions than this is listed from the scan, not parsed whole. */

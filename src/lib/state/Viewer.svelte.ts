@@ -9,11 +9,18 @@ import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
 import type { ChatRow, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
 import { projectsOf } from '../view/sessions/list.ts';
+import { normPath } from '../ingest/paths.ts';
+import type { StoredScan } from '../ingest/scan.ts';
+import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
 /** Files per message when a big drop is handed to the worker. */
 const STAGE_BATCH = 20;
+/** Drops of more files than this look up (and later store) their head/tail scans in the scan index. */
+const INDEX_MIN_FILES = 100;
+/** Stored scans per message when they are fetched from the worker to be kept. */
+const RECORDS_PAGE = 500;
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
@@ -32,6 +39,8 @@ export class Viewer {
   scanned = $state(false);
   /** Files scanned so far of the load in flight (big drops). */
   scanProgress = $state.raw<{ done: number; total: number } | null>(null);
+  /** Files whose scan the last big drop kept in the scan index (0 until kept). */
+  scansKept = $state(0);
   /** A session being built on open, for the page to say so. */
   opening = $state<string | null>(null);
   /** Files of the current load that are not part of any session, with the reason. */
@@ -60,6 +69,7 @@ export class Viewer {
 
   #generation = 0;
   #pick = 0;
+  #scanIndex: Promise<ScanIndex<StoredScan> | null> | null = null;
   #cache: Promise<SessionCache | null> | null = null;
   #base: string;
 
@@ -90,10 +100,14 @@ export class Viewer {
         this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
       }, inWorker);
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
+      // With them go the earlier scans of the same files, so those files are not read again.
       let staged = false;
       if (inWorker && files.length > STAGE_BATCH) {
+        const known = files.length > INDEX_MIN_FILES ? await this.#knownScans(files) : new Map<string, StoredScan>();
+        if (!current()) return;
         for (let i = 0; i < files.length; i += STAGE_BATCH) {
-          await api.stage(generation, files.slice(i, i + STAGE_BATCH));
+          const batch = files.slice(i, i + STAGE_BATCH);
+          await api.stage(generation, batch, batch.flatMap((f) => known.get(normPath(f.path)) ?? []));
           if (!current()) return;
         }
         staged = true;
@@ -115,6 +129,7 @@ export class Viewer {
       this.loadMs = performance.now() - started;
       this.#setState('ready');
       if (source.kind !== 'cached') void this.#remember(outcome.sessions, files);
+      if (outcome.scanned && files.length > INDEX_MIN_FILES) void this.#rememberScans(api, generation);
       else void this.refreshRecent();
     } catch (e) {
       if (!current()) return;
@@ -223,6 +238,36 @@ export class Viewer {
       () => null
     );
     return this.#cache;
+  }
+
+  #openScanIndex(): Promise<ScanIndex<StoredScan> | null> {
+    this.#scanIndex ??= openScanIndex<StoredScan>().catch(() => null);
+    return this.#scanIndex;
+  }
+
+  /** Earlier scans of the drop's folders, by path (the engine checks each one's identity). */
+  async #knownScans(files: { path: string }[]): Promise<Map<string, StoredScan>> {
+    const index = await this.#openScanIndex();
+    if (!index) return new Map();
+    const stored = await index.lookup(new Set(files.map((f) => folderOf(normPath(f.path)))));
+    return new Map(stored.map((r) => [r.path, r]));
+  }
+
+  /** Keeps the last big drop's scans for the next drop of the same files (best effort, paged). */
+  async #rememberScans(api: EngineApi, generation: number): Promise<void> {
+    const stats = await api.scanStats();
+    if (stats.reused === stats.files) return;
+    const index = await this.#openScanIndex();
+    if (!index) return;
+    const all: StoredScan[] = [];
+    for (let from = 0; ; from += RECORDS_PAGE) {
+      if (generation !== this.#generation) return;
+      const { total, records } = await api.scanRecords(from, from + RECORDS_PAGE);
+      for (const r of records) all.push(r);
+      if (from + RECORDS_PAGE >= total) break;
+    }
+    await index.save(all);
+    if (generation === this.#generation) this.scansKept = all.length;
   }
 
   /** Caches each loaded session as its own raw files (best effort; never fails the load). */

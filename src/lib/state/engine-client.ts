@@ -39,7 +39,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       open: async (...a) => engine.open(...a),
       prefetch: async (...a) => engine.prefetch(...a),
       builtKeys: async () => engine.builtKeys(),
-      scanMs: async () => engine.scanMs()
+      scanStats: async () => engine.scanStats(),
+      scanRecords: async (...a) => engine.scanRecords(...a)
     };
     return { api, inWorker: false };
   }

@@ -114,3 +114,29 @@ describe('Engine.stage', () => {
     expect(out.ok && out.list.map((e) => e.title).sort()).toEqual(['hi a', 'hi b']);
   });
 });
+
+describe('Engine scan index round trip', () => {
+  const at = (i: number) => new Date(Date.UTC(2026, 6, 1 + i, 8)).toISOString();
+  const file = (i: number, lastModified = 1000 + i) => {
+    const sid = `R${String(i).padStart(3, '0')}`;
+    const row = { type: 'user', uuid: `${sid}-u`, parentUuid: null, sessionId: sid, timestamp: at(i), promptSource: 'typed', message: { role: 'user', content: `again ${i}` } };
+    return { path: `projects/-p/${sid}.jsonl`, blob: new File([JSON.stringify(row) + '\n'], `${sid}.jsonl`, { lastModified }) };
+  };
+
+  it('a later load reuses the stored scans of unchanged files and rereads changed ones', async () => {
+    const first = new Engine();
+    const files = Array.from({ length: 30 }, (_, i) => file(i));
+    const a = await first.load(1, { files });
+    expect(first.scanStats()).toMatchObject({ files: 30, reused: 0 });
+    const { total, records } = first.scanRecords(0, 100);
+    expect(total).toBe(30);
+    expect(records[0].identity).toContain('loupe-model');
+
+    const second = new Engine();
+    const again = files.map((f, i) => (i === 7 ? file(7, 99_999) : f));
+    second.stage(5, again, records);
+    const b = await second.load(5, { files: [], staged: true });
+    expect(second.scanStats()).toMatchObject({ files: 30, reused: 29 });
+    expect(b.ok && b.list.map((e) => e.title)).toEqual(a.ok && a.list.map((e) => e.title));
+  });
+});

@@ -13,7 +13,7 @@ import type { LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
 import { withSubagentLanes } from '../view/timeline/subagent-lanes.ts';
-import { prefersScan, scanInputs, type ScanListing, type ScannedSession } from '../ingest/scan.ts';
+import { prefersScan, scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../ingest/scan.ts';
 import { ByteLru } from '../ingest/lru.ts';
 import { dirOf, normPath, stemOf } from '../ingest/paths.ts';
 import type { ClassifiedFile } from '../ingest/types.ts';
@@ -40,10 +40,12 @@ export class Engine {
   #lru: ByteLru<Entry>;
   #building = new Map<string, Promise<Entry | null>>();
   #prefetch = 0;
-  /** How long the last load's head/tail scan took (for the benchmark). */
-  #scanMs = 0;
+  /** The last load's scan: wall time, files, and how many came from earlier scans. */
+  #scanStats = { ms: 0, files: 0, reused: 0 };
   /** Files handed over in batches before a big load (see stage()). */
-  #staged: { generation: number; files: InputFile[] } = { generation: -1, files: [] };
+  #staged: { generation: number; files: InputFile[]; known: Map<string, StoredScan> } = { generation: -1, files: [], known: new Map() };
+  /** The last load's scans, for the page to store (scanRecords) so a later drop reuses them. */
+  #lastScan: { scans: FileScan[]; identities: Map<string, string>; stored: StoredScan[] | null } = { scans: [], identities: new Map(), stored: null };
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays). */
   constructor(opts: { builtBudget?: number } = {}) {
@@ -55,9 +57,10 @@ export class Engine {
    * Cloning thousands of File handles into the worker in one message blocks the page for most
    * of a second; in batches, each message is a short task.
    */
-  stage(generation: number, files: InputFile[]): number {
-    if (this.#staged.generation !== generation) this.#staged = { generation, files: [] };
+  stage(generation: number, files: InputFile[], known: StoredScan[] = []): number {
+    if (this.#staged.generation !== generation) this.#staged = { generation, files: [], known: new Map() };
     for (const f of files) this.#staged.files.push(f);
+    for (const k of known) this.#staged.known.set(k.identity, k);
     return this.#staged.files.length;
   }
 
@@ -68,8 +71,10 @@ export class Engine {
     onProgress?: (p: LoadProgress) => void,
     onList?: (snapshot: ListSnapshot) => void
   ): Promise<LoadOutcome> {
-    const input = given.staged && this.#staged.generation === generation ? { files: [...this.#staged.files, ...given.files] } : given;
-    this.#staged = { generation: -1, files: [] };
+    const mine = this.#staged.generation === generation;
+    const input = given.staged && mine ? { files: [...this.#staged.files, ...given.files] } : given;
+    const known = mine ? this.#staged.known : new Map<string, StoredScan>();
+    this.#staged = { generation: -1, files: [], known: new Map() };
     this.#abort?.abort();
     const abort = new AbortController();
     this.#abort = abort;
@@ -78,12 +83,14 @@ export class Engine {
     const started = performance.now();
     try {
       // Phase one: the head and tail of every file. A big drop stops here (see #scanned).
-      const { listing } = await scanInputs(input.files, {
+      const { listing, scans, identities, reused } = await scanInputs(input.files, {
         signal: abort.signal,
+        known,
         onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal }))
       });
       const totalBytes = input.files.reduce((n, f) => n + f.blob.size, 0);
-      this.#scanMs = performance.now() - started;
+      this.#scanStats = { ms: performance.now() - started, files: input.files.length, reused };
+      this.#lastScan = { scans, identities, stored: null };
       if (prefersScan(listing, totalBytes)) return await this.#scanned(generation, abort, listing, input.files, started);
       const out = await loadSessions(input.files, {
         signal: abort.signal,
@@ -176,9 +183,19 @@ export class Engine {
     return done;
   }
 
-  /** Wall time of the last load's scan phase, ms. */
-  scanMs(): number {
-    return this.#scanMs;
+  /** The last load's scan: wall time (ms), files, files whose earlier scan was reused. */
+  scanStats(): { ms: number; files: number; reused: number } {
+    return this.#scanStats;
+  }
+
+  /**
+   * Stored forms [from, to) of the last load's scans (files with an identity only), for the page
+   * to keep in its scan index; paged so no single message is large. `total` is their count.
+   */
+  scanRecords(from: number, to: number): { total: number; records: StoredScan[] } {
+    const last = this.#lastScan;
+    last.stored ??= storedScans(last.scans, last.identities);
+    return { total: last.stored.length, records: last.stored.slice(Math.max(0, from), Math.max(from, to)) };
   }
 
   /** Keys of the sessions currently built (full load: all; scan mode: the LRU, oldest first). */

@@ -16,7 +16,8 @@ const api = {
   open: engine.open.bind(engine),
   prefetch: engine.prefetch.bind(engine),
   builtKeys: engine.builtKeys.bind(engine),
-  scanMs: engine.scanMs.bind(engine)
+  scanStats: engine.scanStats.bind(engine),
+  scanRecords: engine.scanRecords.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;
