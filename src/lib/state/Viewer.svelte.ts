@@ -17,8 +17,9 @@ import { LoadError, resolveSource, type LoadSource } from './sources.ts';
 
 /** Files per message when a big drop is handed to the worker. */
 const STAGE_BATCH = 20;
-/** Drops of more files than this look up (and later store) their head/tail scans in the scan index. */
-const INDEX_MIN_FILES = 100;
+/** Drops of more files than this look up their head/tail scans in the scan index (a listed drop,
+ *  at least 25 sessions, has more); every listed (scanned) drop stores them. */
+const INDEX_MIN_FILES = 40;
 /** Stored scans per message when they are fetched from the worker to be kept. */
 const RECORDS_PAGE = 500;
 
@@ -129,7 +130,7 @@ export class Viewer {
       this.loadMs = performance.now() - started;
       this.#setState('ready');
       if (source.kind !== 'cached') void this.#remember(outcome.sessions, files);
-      if (outcome.scanned && files.length > INDEX_MIN_FILES) void this.#rememberScans(api, generation);
+      if (outcome.scanned) void this.#rememberScans(api, generation);
       else void this.refreshRecent();
     } catch (e) {
       if (!current()) return;
