@@ -134,12 +134,15 @@ function unknown(path: string, bytes: number, reason: string): ClassifiedFile {
 	return make(path, bytes, 'unknown', { reason });
 }
 
-/** Classify a file from its relative path, the first bytes (≤ HEAD_BYTES suffice) and its size. */
-export function classifyFile(path: string, head: Uint8Array, bytes: number): ClassifiedFile {
+/**
+ * Classify a file from its relative path, the first bytes (≤ HEAD_BYTES suffice) and its size.
+ * `sniffed`: sniffHead(head, bytes) when the caller already has it (the scan reuses its values).
+ */
+export function classifyFile(path: string, head: Uint8Array, bytes: number, sniffed?: HeadSniff): ClassifiedFile {
 	const p = normPath(path);
 	const name = baseName(p);
 	if (bytes === 0) return unknown(p, bytes, 'empty file (0 bytes)');
-	const s = sniffHead(head, bytes);
+	const s = sniffed ?? sniffHead(head, bytes);
 	if (s.binaryReason || s.text === null) return unknown(p, bytes, s.binaryReason ?? 'binary file');
 	if (s.complete && s.text.trim() === '') return unknown(p, bytes, 'empty file (only blank lines)');
 

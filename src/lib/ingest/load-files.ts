@@ -91,7 +91,7 @@ export async function readFileRecords(path: string, blob: Blob, opts: LoadOption
 // ── hashing ────────────────────────────────────────────────────────────────
 
 /** cyrb53: a fast 53-bit string/byte hash (not cryptographic; only identifies inputs). */
-function cyrb53(data: Iterable<number>, seed = 0): number {
+export function cyrb53(data: Iterable<number>, seed = 0): number {
 	let h1 = 0xdeadbeef ^ seed;
 	let h2 = 0x41c6ce57 ^ seed;
 	for (const c of data) {

@@ -18,8 +18,11 @@ export interface MetaInput {
 	subagents: number;
 }
 
-export function titleOf(mains: FileSummary[], allSummaries: { leafUuid: string | null; summary: string }[] = [], fallback = ''): string {
-	const lastOf = (pick: (s: FileSummary) => string | null) => {
+/** Only the title-bearing facts are read, so the head/tail scan's partial summaries serve too. */
+export type TitleFacts = Pick<FileSummary, 'customTitle' | 'aiTitle' | 'summaries' | 'uuids' | 'firstPrompt'>;
+
+export function titleOf(mains: TitleFacts[], allSummaries: { leafUuid: string | null; summary: string }[] = [], fallback = ''): string {
+	const lastOf = (pick: (s: TitleFacts) => string | null) => {
 		for (let i = mains.length - 1; i >= 0; i--) {
 			const v = pick(mains[i]);
 			if (v) return v;

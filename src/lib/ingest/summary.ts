@@ -73,7 +73,8 @@ export function summarize(path: string, fr: FileRecords): FileSummary {
 	return s;
 }
 
-function titleFields(r: Obj, s: FileSummary): void {
+/** Title-bearing records (custom-title, ai-title, summary) into s; shared with the head/tail scan. */
+export function titleFields(r: Obj, s: Pick<FileSummary, 'customTitle' | 'aiTitle' | 'summaries'>): void {
 	const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 	if (r.type === 'custom-title') s.customTitle = str(r.customTitle) ?? str(r.title) ?? s.customTitle;
 	else if (r.type === 'ai-title') s.aiTitle = str(r.aiTitle) ?? str(r.title) ?? s.aiTitle;

@@ -30,7 +30,8 @@ export class Navigator {
   /** Lands on an atom of a loaded session; records a history entry unless `replace`. */
   async land(sessionKey: string, atomUuid: string, how: 'push' | 'replace' | 'none' = 'push'): Promise<boolean> {
     const v = this.viewer;
-    if (!v.sessions.some((s) => s.key === sessionKey)) {
+    // A listed session of a big drop counts as loaded: select() builds it.
+    if (!v.sessions.some((s) => s.key === sessionKey) && !v.list.some((s) => s.key === sessionKey)) {
       this.notFound = 'The linked session is not loaded.';
       return false;
     }

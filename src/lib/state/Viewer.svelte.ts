@@ -7,9 +7,21 @@ import type { ClassifiedFile } from '../ingest/types.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
-import type { ChatRow, FollowOutcome, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import type { ChatRow, FollowOutcome, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import { projectsOf } from '../view/sessions/list.ts';
+import { normPath } from '../ingest/paths.ts';
+import type { StoredScan } from '../ingest/scan.ts';
+import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveSource, type LoadSource } from './sources.ts';
+
+/** Files per message when a big drop is handed to the worker. */
+const STAGE_BATCH = 20;
+/** Drops of more files than this look up their head/tail scans in the scan index (a listed drop,
+ *  at least 25 sessions, has more); every listed (scanned) drop stores them. */
+const INDEX_MIN_FILES = 40;
+/** Stored scans per message when they are fetched from the worker to be kept. */
+const RECORDS_PAGE = 500;
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
@@ -23,8 +35,18 @@ export class Viewer {
   progress = $state.raw<LoadProgress | null>(null);
   /** One sentence saying why the last load failed (the previous session stays open). */
   error = $state<string | null>(null);
-  /** Sessions of the current load, newest first. */
+  /** Built sessions of the current load, newest first (all of a small drop; the opened ones of a big one). */
   sessions = $state.raw<SessionSummary[]>([]);
+  /** Every listed session of the current load (streams in while a big drop is scanned). */
+  list = $state.raw<ListEntry[]>([]);
+  /** The load was big: sessions are built when opened. */
+  scanned = $state(false);
+  /** Files scanned so far of the load in flight (big drops). */
+  scanProgress = $state.raw<{ done: number; total: number } | null>(null);
+  /** Files whose scan the last big drop kept in the scan index (0 until kept). */
+  scansKept = $state(0);
+  /** A session being built on open, for the page to say so. */
+  opening = $state<string | null>(null);
   /** Files of the current load that are not part of any session, with the reason. */
   unknown = $state.raw<ClassifiedFile[]>([]);
   /** Load-level issues (files that could not be read, …). */
@@ -50,8 +72,11 @@ export class Viewer {
   chatKeep = $state(0);
 
   current = $derived(this.sessions.find((s) => s.key === this.currentKey) ?? null);
+  projects = $derived(projectsOf(this.list));
 
   #generation = 0;
+  #pick = 0;
+  #scanIndex: Promise<ScanIndex<StoredScan> | null> | null = null;
   #cache: Promise<SessionCache | null> | null = null;
   #base: string;
 
@@ -76,11 +101,32 @@ export class Viewer {
       const onProgress = proxied((p: LoadProgress) => {
         if (current()) this.progress = p;
       }, inWorker);
-      const outcome = await api.load(generation, { files }, onProgress);
+      const onList = proxied((snap: ListSnapshot) => {
+        if (!current()) return;
+        this.list = snap.entries;
+        this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
+      }, inWorker);
+      // A big drop's File handles go over in batches (each postMessage a short task), then load.
+      // With them go the earlier scans of the same files, so those files are not read again.
+      let staged = false;
+      if (inWorker && files.length > STAGE_BATCH) {
+        const known = files.length > INDEX_MIN_FILES ? await this.#knownScans(files) : new Map<string, StoredScan>();
+        if (!current()) return;
+        for (let i = 0; i < files.length; i += STAGE_BATCH) {
+          const batch = files.slice(i, i + STAGE_BATCH);
+          await api.stage(generation, batch, batch.flatMap((f) => known.get(normPath(f.path)) ?? []));
+          if (!current()) return;
+        }
+        staged = true;
+      }
+      const outcome = await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       if (!current()) return;
+      this.scanProgress = null;
       if (!outcome.ok) throw new LoadError(outcome.message);
       if (!outcome.sessions.length) throw new LoadError(noSessionMessage(outcome.unknown, files.length));
       this.sessions = outcome.sessions;
+      this.list = outcome.list;
+      this.scanned = outcome.scanned;
       this.unknown = outcome.unknown;
       this.loadIssues = outcome.issues;
       this.source = source;
@@ -90,18 +136,40 @@ export class Viewer {
       this.loadMs = performance.now() - started;
       this.#setState('ready');
       if (source.kind !== 'cached') void this.#remember(outcome.sessions, files);
+      if (outcome.scanned) void this.#rememberScans(api, generation);
       else void this.refreshRecent();
     } catch (e) {
       if (!current()) return;
+      this.scanProgress = null;
+      if (!this.currentKey) this.list = [];
       this.error = e instanceof LoadError ? e.message : `Loupe could not open this: ${e instanceof Error ? e.message : String(e)}`;
       this.#setState('error');
     }
   }
 
-  /** Opens another loaded session in the chat. */
+  /** Opens another listed session in the chat (built on demand when the drop was scanned). */
   async select(key: string): Promise<void> {
     const { api } = await engineClient();
-    await this.#show(api, key, false);
+    const generation = this.#generation;
+    // A later pick wins: a slow build of an earlier pick must not replace it when it finishes.
+    const pick = ++this.#pick;
+    const stale = () => generation !== this.#generation || pick !== this.#pick;
+    if (!this.sessions.some((s) => s.key === key)) {
+      this.opening = key;
+      const summary = await api.open(key).catch(() => null);
+      if (stale()) return;
+      this.opening = null;
+      if (!summary) {
+        this.error = 'Loupe could not open that session: its files could not be read again (were they moved?).';
+        return;
+      }
+      // Summaries are small (no atoms); the built sessions behind them are bounded by the engine.
+      this.sessions = [...this.sessions, summary];
+      this.list = this.list.map((e) => (e.key === key ? { ...e, turns: summary.turns, turnsExact: true } : e));
+      void this.#remember([summary], this.files);
+    }
+    if (stale()) return;
+    await this.#show(api, key, this.scanned, stale);
   }
 
   /** Full rows [from, to) of the open chat. */
@@ -139,7 +207,9 @@ export class Viewer {
     const s = this.sessions;
     const sum = (f: (x: SessionSummary) => number) => s.reduce((n, x) => n + f(x), 0);
     return {
-      sessions: s.length,
+      // Every listed session counts, built or not; the counts below are of built sessions.
+      sessions: Math.max(this.list.length, s.length),
+      projects: this.projects.length,
       turns: sum((x) => x.turns),
       atoms: sum((x) => x.atoms),
       segments: sum((x) => x.segments),
@@ -151,11 +221,13 @@ export class Viewer {
     };
   }
 
-  async #show(api: EngineApi, key: string, withTimeline: boolean): Promise<void> {
+  async #show(api: EngineApi, key: string, withTimeline: boolean, stale: () => boolean = () => false): Promise<void> {
+    // A scanned drop draws the open session only (its main lane and subagents), never all of them.
     const [index, layout] = await Promise.all([
       api.chatIndex(key),
-      withTimeline ? api.timeline([]) : Promise.resolve(this.timeline)
+      withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline)
     ]);
+    if (stale()) return;
     this.currentKey = key;
     this.chatKeep = 0;
     this.chatIndex = index?.rows ?? [];
@@ -235,6 +307,36 @@ export class Viewer {
       () => null
     );
     return this.#cache;
+  }
+
+  #openScanIndex(): Promise<ScanIndex<StoredScan> | null> {
+    this.#scanIndex ??= openScanIndex<StoredScan>().catch(() => null);
+    return this.#scanIndex;
+  }
+
+  /** Earlier scans of the drop's folders, by path (the engine checks each one's identity). */
+  async #knownScans(files: { path: string }[]): Promise<Map<string, StoredScan>> {
+    const index = await this.#openScanIndex();
+    if (!index) return new Map();
+    const stored = await index.lookup(new Set(files.map((f) => folderOf(normPath(f.path)))));
+    return new Map(stored.map((r) => [r.path, r]));
+  }
+
+  /** Keeps the last big drop's scans for the next drop of the same files (best effort, paged). */
+  async #rememberScans(api: EngineApi, generation: number): Promise<void> {
+    const stats = await api.scanStats();
+    if (stats.reused === stats.files) return;
+    const index = await this.#openScanIndex();
+    if (!index) return;
+    const all: StoredScan[] = [];
+    for (let from = 0; ; from += RECORDS_PAGE) {
+      if (generation !== this.#generation) return;
+      const { total, records } = await api.scanRecords(from, from + RECORDS_PAGE);
+      for (const r of records) all.push(r);
+      if (from + RECORDS_PAGE >= total) break;
+    }
+    await index.save(all);
+    if (generation === this.#generation) this.scansKept = all.length;
   }
 
   /** Caches each loaded session as its own raw files (best effort; never fails the load). */

@@ -30,6 +30,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const engine = new Engine();
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
+      stage: async (...a) => engine.stage(...a),
       chatIndex: async (...a) => engine.chatIndex(...a),
       chatRows: async (...a) => engine.chatRows(...a),
       findAtomRow: async (...a) => engine.findAtomRow(...a),
@@ -49,7 +50,12 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       followAppend: async (...a) => engine.followAppend(...a),
       followStop: async (...a) => engine.followStop(...a),
       liveState: async (...a) => engine.liveState(...a),
-      chatIndexFrom: async (...a) => engine.chatIndexFrom(...a)
+      chatIndexFrom: async (...a) => engine.chatIndexFrom(...a),
+      open: async (...a) => engine.open(...a),
+      prefetch: async (...a) => engine.prefetch(...a),
+      builtKeys: async () => engine.builtKeys(),
+      scanStats: async () => engine.scanStats(),
+      scanRecords: async (...a) => engine.scanRecords(...a)
     };
     return { api, inWorker: false };
   }

@@ -2,3 +2,4 @@
 // by the state layer that owns those dependencies.
 export type { CachedMeta } from '../store/session-cache.ts';
 export type { LoadProgress, SessionSummary } from '../worker/protocol.ts';
+export type { ListEntry, ProjectEntry, SortKey } from '../view/sessions/list.ts';

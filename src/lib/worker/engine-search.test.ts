@@ -38,7 +38,7 @@ describe('Engine search', () => {
     expect(batches.at(-1)).toBe(4);
     const all = await engine.search(2, { query: 'alpha', scope: { kinds: ['prompt'] } }, []);
     expect(all.ok && all.hits.map((h) => h.sessionKey)).toEqual([one, one, two]);
-    expect(engine.prepareSearch([one])).toMatchObject({ fields: 6 });
+    expect(await engine.prepareSearch([one])).toMatchObject({ fields: 6 });
   });
 
   it('a newer query cancels the one in flight; cancelSearch stops it too', async () => {

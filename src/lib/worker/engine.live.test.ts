@@ -7,7 +7,7 @@ import { Engine } from './engine.ts';
 const FILE = 'fixtures/corpus/claude-code-log/test/test_data/real_projects/-Users-dain-workspace-claude-code-log-sample/0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl';
 
 describe('Engine following a folder', () => {
-  it('keeps the rows of unchanged turns and rebuilds the rest as a full build would', () => {
+  it('keeps the rows of unchanged turns and rebuilds the rest as a full build would', async () => {
     const bytes = new Uint8Array(readFileSync(FILE));
     const lines: number[] = [];
     for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines.push(i + 1);
@@ -25,20 +25,20 @@ describe('Engine following a folder', () => {
       const key = out?.sessions[0].key ?? '';
       const change = out?.changed.find((c) => c.key === key);
       kept += change?.keepRows ?? 0;
-      const index = engine.chatIndex(key);
-      const rows = engine.chatRows(key, 0, index?.rows.length ?? 0);
+      const index = await engine.chatIndex(key);
+      const rows = await engine.chatRows(key, 0, index?.rows.length ?? 0);
       // The same rows as a fresh build of the session as it stands.
       const fresh = new Engine();
       fresh.followStart(1);
       const again = fresh.followAppend(1, [{ path, bytes: bytes.subarray(0, to) }]);
       const fk = again?.sessions[0].key ?? '';
-      expect(rows).toEqual(fresh.chatRows(fk, 0, fresh.chatIndex(fk)?.rows.length ?? 0));
+      expect(rows).toEqual(await fresh.chatRows(fk, 0, (await fresh.chatIndex(fk))?.rows.length ?? 0));
     }
     // Rows were kept across updates, not rebuilt whole each time.
     expect(kept).toBeGreaterThan(0);
   });
 
-  it('reports what the open turn is doing and settles it while quiet', () => {
+  it('reports what the open turn is doing and settles it while quiet', async () => {
     const engine = new Engine();
     engine.followStart(1);
     const line = (o: object) => new TextEncoder().encode(JSON.stringify(o) + '\n');
@@ -49,23 +49,23 @@ describe('Engine following a folder', () => {
     const key = out?.sessions[0].key ?? '';
     const state = engine.liveState(key, null);
     expect(state?.activity).toMatchObject({ kind: 'tool', label: 'Bash · make' });
-    const running = engine.chatRows(key, 0, 10).find((r) => r.kind === 'tool');
+    const running = (await engine.chatRows(key, 0, 10)).find((r) => r.kind === 'tool');
     expect(running?.kind === 'tool' && running.call.status).toBe('running');
     expect(engine.liveState(key, true)?.rebuilt).toBe(true);
-    const settled = engine.chatRows(key, 0, 10).find((r) => r.kind === 'tool');
+    const settled = (await engine.chatRows(key, 0, 10)).find((r) => r.kind === 'tool');
     expect(settled?.kind === 'tool' && settled.call.status).toBe('no-result');
     expect(engine.liveState(key, true)?.rebuilt).toBe(false);
   });
 });
 
 describe('chatIndexFrom', () => {
-  it('gives the index entries from a row on, equal to the tail of the whole index', () => {
+  it('gives the index entries from a row on, equal to the tail of the whole index', async () => {
     const engine = new Engine();
     engine.followStart(1);
     const out = engine.followAppend(1, [{ path: 'p/x.jsonl', bytes: new Uint8Array(readFileSync(FILE)) }]);
     const key = out?.sessions[0].key ?? '';
-    const all = engine.chatIndex(key)?.rows ?? [];
+    const all = (await engine.chatIndex(key))?.rows ?? [];
     expect(all.length).toBeGreaterThan(4);
-    expect(engine.chatIndexFrom(key, 3)?.rows).toEqual(all.slice(3));
+    expect((await engine.chatIndexFrom(key, 3))?.rows).toEqual(all.slice(3));
   });
 });

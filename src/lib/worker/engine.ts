@@ -1,27 +1,39 @@
 // The parse engine: owns every loaded session and answers the page's questions about them
-// (chat row index, rows by range, timeline layout, where an atom is). It runs inside the
-// worker (parse.worker.ts exposes it with comlink) and, when a worker cannot start, on the
-// main thread: the same code either way. A new load supersedes the one in flight: the older
-// load's AbortController is aborted, so it stops between chunks and its result is dropped.
+// (chat row index, rows by range, timeline layout, where an atom is, search, usage, exports,
+// following). It runs inside the worker (parse.worker.ts exposes it with comlink) and, when a
+// worker cannot start, on the main thread: the same code either way. A new load supersedes the
+// one in flight: the older load's AbortController is aborted, so it stops between chunks and its
+// result is dropped.
+// Two-phase load: every load first scans heads and tails (ingest/scan.ts). A small drop is then
+// parsed whole and kept, as before; a big one (prefersScan) stays a listing of File handles, and a
+// session is built when first asked for. Every method that needs a built session goes through
+// #built(key), which builds on demand and keeps at most BUILT_BUDGET source bytes built (LRU).
 // Following a folder (followStart / followAppend) replaces the loaded sessions with the ones
 // ingest/live.ts keeps current from appended bytes; their chat rows are rebuilt from the first
 // changed turn on (view/chat/live.ts) and the page is told how many leading rows it keeps.
+// The capabilities themselves live in view/ (search, usage, export, redact): this file wires them.
 import { segmentsOf } from '../model/index.ts';
 import { loadSessions } from '../ingest/load-files.ts';
-import type { LoadedSession } from '../ingest/types.ts';
+import type { ClassifiedFile, LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
+import { withSubagentLanes } from '../view/timeline/subagent-lanes.ts';
+import { prefersScan, scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../ingest/scan.ts';
+import { ByteLru } from '../ingest/lru.ts';
+import { dirOf, normPath, stemOf } from '../ingest/paths.ts';
+import type { ListEntry } from '../view/sessions/list.ts';
 import { PRICES, projectUsage, sessionUsage, type ProjectUsage, type SessionUsage } from '../view/usage/index.ts';
 import { fieldsOfRows, runSearch, SessionTextCache, textChars, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
 import { exportFile, exportSessionText, redactSource, utf8Bytes, type ExportFormat, type ExportResult, type ExportSource, type OnExportProgress } from '../view/export/index.ts';
 import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFiles, type Finding, type RedactOptions } from '../view/redact/index.ts';
-import type { ChatIndex, InputFile, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 import { LiveProject } from '../ingest/live.ts';
 import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type LiveActivity } from '../view/chat/live.ts';
-import type { FollowChange, FollowOutcome, LiveState } from './protocol.ts';
+import type { ChatIndex, FollowChange, FollowOutcome, InputFile, ListSnapshot, LiveState, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 
 const ISSUES_SENT = 200;
-/** Characters of cached (not loaded) sessions' searchable text kept between queries. */
+/** Source bytes of built sessions kept besides the open one (a built session is several times its files). */
+const BUILT_BUDGET = 96 * 1024 * 1024;
+/** Characters of not-built sessions' searchable text kept between queries. */
 const CACHED_SEARCH_CHARS = 200_000_000;
 
 interface Entry {
@@ -32,26 +44,78 @@ interface Entry {
   live?: { quiet: boolean; activity: LiveActivity | null };
 }
 
+type SearchData = { fields: SearchField[]; folded: FoldedTexts };
+
 export class Engine {
+  /** Sessions built by a full load (small drops): kept for the whole load, as before the scan existed. */
   #sessions = new Map<string, Entry>();
   #generation = 0;
   #abort: AbortController | null = null;
+  /** Scan mode (big drops): every listed session, its files as Blob handles, and an LRU of built ones. */
+  #listed = new Map<string, ScannedSession>();
+  #blobs = new Map<string, Blob>();
+  #lru: ByteLru<Entry>;
+  #building = new Map<string, Promise<Entry | null>>();
+  #prefetch = 0;
   #searchGeneration = 0;
   #searchAbort: AbortController | null = null;
-  #searchData = new WeakMap<Entry, { fields: SearchField[]; folded: FoldedTexts }>();
-  /** Searchable text of cached sessions that are not loaded, parsed on a search's way through them. */
+  #searchData = new WeakMap<Entry, SearchData>();
+  /** Searchable text of sessions that are not built (cached or listed), parsed on a search's way through them. */
   #cachedSearch = new SessionTextCache(CACHED_SEARCH_CHARS);
   /** The last redacted copy of a session (exports in several formats redact once). */
   #redacted: { key: string; sig: string; origin: object; src: ExportSource } | null = null;
+  /** The last load's scan: wall time, files, and how many came from earlier scans. */
+  #scanStats = { ms: 0, files: 0, reused: 0 };
+  /** Files handed over in batches before a big load (see stage()). */
+  #staged: { generation: number; files: InputFile[]; known: Map<string, StoredScan> } = { generation: -1, files: [], known: new Map() };
+  /** The last load's scans, for the page to store (scanRecords) so a later drop reuses them. */
+  #lastScan: { scans: FileScan[]; identities: Map<string, string>; stored: StoredScan[] | null } = { scans: [], identities: new Map(), stored: null };
+
+  /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays). */
+  constructor(opts: { builtBudget?: number } = {}) {
+    this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
+  }
+
+  /**
+   * Hands over part of a big drop's files ahead of load(generation, { files: [], staged: true }).
+   * Cloning thousands of File handles into the worker in one message blocks the page for most
+   * of a second; in batches, each message is a short task.
+   */
+  stage(generation: number, files: InputFile[], known: StoredScan[] = []): number {
+    if (this.#staged.generation !== generation) this.#staged = { generation, files: [], known: new Map() };
+    for (const f of files) this.#staged.files.push(f);
+    for (const k of known) this.#staged.known.set(k.identity, k);
+    return this.#staged.files.length;
+  }
 
   /** Parses files into sessions, replacing what was loaded before (pasted text arrives as a Blob). */
-  async load(generation: number, input: { files: InputFile[] }, onProgress?: (p: LoadProgress) => void): Promise<LoadOutcome> {
+  async load(
+    generation: number,
+    given: { files: InputFile[]; staged?: boolean },
+    onProgress?: (p: LoadProgress) => void,
+    onList?: (snapshot: ListSnapshot) => void
+  ): Promise<LoadOutcome> {
+    const mine = this.#staged.generation === generation;
+    const input = given.staged && mine ? { files: [...this.#staged.files, ...given.files] } : given;
+    const known = mine ? this.#staged.known : new Map<string, StoredScan>();
+    this.#staged = { generation: -1, files: [], known: new Map() };
     this.#abort?.abort();
     const abort = new AbortController();
     this.#abort = abort;
     this.#generation = generation;
+    this.#prefetch++;
     const started = performance.now();
     try {
+      // Phase one: the head and tail of every file. A big drop stops here (see #scanned).
+      const { listing, scans, identities, reused } = await scanInputs(input.files, {
+        signal: abort.signal,
+        known,
+        onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal }))
+      });
+      const totalBytes = input.files.reduce((n, f) => n + f.blob.size, 0);
+      this.#scanStats = { ms: performance.now() - started, files: input.files.length, reused };
+      this.#lastScan = { scans, identities, stored: null };
+      if (prefersScan(listing, totalBytes)) return await this.#scanned(generation, abort, listing, input.files, started);
       const out = await loadSessions(input.files, {
         signal: abort.signal,
         onProgress: onProgress && ((p) => onProgress({ ...p, mbPerSec: mbPerSec(p.overallRead ?? p.bytesRead, started) }))
@@ -60,11 +124,17 @@ export class Engine {
         return { ok: false, generation, superseded: true, message: 'A newer load replaced this one.' };
       }
       // A load that found no session leaves the open ones in place (the page says why).
-      if (out.sessions.length) this.#sessions = new Map(out.sessions.map((s) => [s.key, { loaded: s, rows: null }]));
+      if (out.sessions.length) {
+        this.#sessions = new Map(out.sessions.map((s) => [s.key, { loaded: s, rows: null }]));
+        this.#forgetScan();
+      }
+      const sessions = out.sessions.map(summarize);
       return {
         ok: true,
         generation,
-        sessions: out.sessions.map(summarize),
+        sessions,
+        list: sessions.map(entryOfSummary),
+        scanned: false,
         unknown: out.unknown,
         issues: out.issues.slice(0, ISSUES_SENT),
         ms: performance.now() - started
@@ -76,35 +146,36 @@ export class Engine {
   }
 
   /** The compact row index of one session's chat (built once, kept). */
-  chatIndex(key: string): ChatIndex | null {
-    const rows = this.#rows(key);
+  async chatIndex(key: string): Promise<ChatIndex | null> {
+    const rows = await this.#rows(key);
     return rows ? { sessionKey: key, rows: rows.map(indexEntryOf) } : null;
   }
 
   /** The index entries from row `from` on (a followed chat's changed tail; the page keeps the rest). */
-  chatIndexFrom(key: string, from: number): ChatIndex | null {
-    const rows = this.#rows(key);
+  async chatIndexFrom(key: string, from: number): Promise<ChatIndex | null> {
+    const rows = await this.#rows(key);
     return rows ? { sessionKey: key, rows: rows.slice(Math.max(0, from)).map(indexEntryOf) } : null;
   }
 
   /** Full rows [from, to) of one session's chat, for the rows about to be drawn. */
-  chatRows(key: string, from: number, to: number): ChatRow[] {
-    return this.#rows(key)?.slice(Math.max(0, from), Math.max(from, to)) ?? [];
+  async chatRows(key: string, from: number, to: number): Promise<ChatRow[]> {
+    return (await this.#rows(key))?.slice(Math.max(0, from), Math.max(from, to)) ?? [];
   }
 
   /** The row holding an atom (a landing target), or -1 when no row holds it. */
-  findAtomRow(key: string, atomUuid: string): number {
-    const rows = this.#rows(key);
+  async findAtomRow(key: string, atomUuid: string): Promise<number> {
+    const rows = await this.#rows(key);
     if (!rows) return -1;
     const index = rows.findIndex((r) => r.atomUuid === atomUuid || r.atomUuids.includes(atomUuid));
+    if (index >= 0) return index;
     // An atom of a subagent transcript sits inside its delegation row (search lands there).
-    return index >= 0 ? index : (this.#searchFields(key)?.fields.find((f) => f.atomUuid === atomUuid)?.row ?? -1);
+    return (await this.#searchFields(key))?.fields.find((f) => f.atomUuid === atomUuid)?.row ?? -1;
   }
 
-  /** One shared timeline for the given sessions (all loaded sessions when keys is empty). */
-  timeline(keys: string[]): TimelineLayout {
-    const picked = keys.length ? keys.map((k) => this.#sessions.get(k)).filter((e) => !!e) : [...this.#sessions.values()];
-    return layoutTimeline(
+  /** One shared timeline for the given sessions (all sessions of a full load when keys is empty). */
+  async timeline(keys: string[]): Promise<TimelineLayout> {
+    const picked = keys.length ? (await Promise.all(keys.map((k) => this.#built(k)))).filter((e) => !!e) : [...this.#sessions.values()];
+    const layout = layoutTimeline(
       picked.map(({ loaded }) => ({
         key: loaded.key,
         label: loaded.title,
@@ -112,11 +183,139 @@ export class Engine {
         children: loaded.children
       }))
     );
+    // One session open: its detail, the main lane plus a lane per subagent.
+    return picked.length === 1 ? withSubagentLanes(layout) : layout;
   }
 
   /** Issues of one session, for the issues panel (all of them, capped for sanity). */
-  issues(key: string, limit = 5000) {
-    return this.#sessions.get(key)?.loaded.issues.slice(0, limit) ?? [];
+  async issues(key: string, limit = 5000) {
+    return (await this.#built(key))?.loaded.issues.slice(0, limit) ?? [];
+  }
+
+  /** Builds a listed session if it is not built yet and returns its summary (null: not listed / unreadable). */
+  async open(key: string): Promise<SessionSummary | null> {
+    const entry = await this.#built(key);
+    return entry ? summarize(entry.loaded) : null;
+  }
+
+  /**
+   * Builds the given sessions one after another while nothing else is asked (idle prefetch).
+   * A later prefetch call or a new load cancels the rest. Resolves with the keys it built.
+   */
+  async prefetch(keys: string[]): Promise<string[]> {
+    const token = ++this.#prefetch;
+    const done: string[] = [];
+    for (const key of keys) {
+      if (token !== this.#prefetch) break;
+      if (this.#lru.has(key) || this.#sessions.has(key)) continue;
+      // Yield first, so a request from the page that arrived meanwhile is answered before the build.
+      await new Promise((r) => setTimeout(r, 0));
+      if (token !== this.#prefetch) break;
+      if (await this.#built(key)) done.push(key);
+    }
+    return done;
+  }
+
+  /** The last load's scan: wall time (ms), files, files whose earlier scan was reused. */
+  scanStats(): { ms: number; files: number; reused: number } {
+    return this.#scanStats;
+  }
+
+  /**
+   * Stored forms [from, to) of the last load's scans (files with an identity only), for the page
+   * to keep in its scan index; paged so no single message is large. `total` is their count.
+   */
+  scanRecords(from: number, to: number): { total: number; records: StoredScan[] } {
+    const last = this.#lastScan;
+    last.stored ??= storedScans(last.scans, last.identities);
+    return { total: last.stored.length, records: last.stored.slice(Math.max(0, from), Math.max(from, to)) };
+  }
+
+  /** Keys of the sessions currently built (full load: all; scan mode: the LRU, oldest first). */
+  builtKeys(): string[] {
+    return [...this.#sessions.keys(), ...this.#lru.keys()];
+  }
+
+  /**
+   * THE way to a built session: every method that needs a session's model goes through here.
+   * Full loads answer from memory; in scan mode the session is built from its File handles on
+   * first use (concurrent callers share one build) and kept in the byte-bounded LRU.
+   */
+  async #built(key: string): Promise<Entry | null> {
+    const fixed = this.#sessions.get(key);
+    if (fixed) return fixed;
+    const hit = this.#lru.get(key);
+    if (hit) return hit;
+    const listed = this.#listed.get(key);
+    if (!listed) return null;
+    let pending = this.#building.get(key);
+    if (!pending) {
+      pending = this.#build(listed).finally(() => this.#building.delete(key));
+      this.#building.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #build(listed: ScannedSession): Promise<Entry | null> {
+    const generation = this.#generation;
+    const loaded = await this.#parseListed(listed);
+    if (!loaded || generation !== this.#generation || this.#listed.get(listed.key) !== listed) return null;
+    const entry: Entry = { loaded, rows: null };
+    this.#lru.set(listed.key, entry, listed.bytes);
+    return entry;
+  }
+
+  /** Parses a listed session from its File handles (null: unreadable, or gone from the listing). */
+  async #parseListed(listed: ScannedSession): Promise<LoadedSession | null> {
+    const files = listed.files.flatMap((path) => {
+      const blob = this.#blobs.get(path);
+      return blob ? [{ path, blob }] : [];
+    });
+    // A file that cannot be read again (moved, permission gone) makes this open fail, not the engine.
+    const out = await loadSessions(files).catch(() => null);
+    if (!out) return null;
+    const leaf = listed.files.find((p) => stemOf(p) === listed.id && dirOf(p) === listed.project);
+    const loaded = out.sessions.find((s) => s.files.at(-1) !== undefined && s.files.some((f) => f.path === leaf) && s.key.startsWith(`${listed.id}-`)) ?? out.sessions[0];
+    // The listed key stays the session's identity, so the page's list and the built session agree.
+    return loaded ? { ...loaded, key: listed.key } : null;
+  }
+
+  /** Scan mode: keep the listing and the handles, build only the newest session. */
+  async #scanned(generation: number, abort: AbortController, listing: ScanListing, files: InputFile[], started: number): Promise<LoadOutcome> {
+    this.#forgetScan();
+    this.#sessions = new Map();
+    this.#listed = new Map(listing.sessions.map((s) => [s.key, s]));
+    this.#blobs = new Map(files.map((f) => [normPath(f.path), f.blob]));
+    const first = listing.sessions[0] ? await this.#built(listing.sessions[0].key) : null;
+    if (abort.signal.aborted || generation !== this.#generation) {
+      return { ok: false, generation, superseded: true, message: 'A newer load replaced this one.' };
+    }
+    const unknown: ClassifiedFile[] = listing.unused.slice(0, ISSUES_SENT).map((u) => ({
+      path: u.path,
+      name: u.path.split('/').at(-1) ?? u.path,
+      kind: 'unknown',
+      sessionId: null,
+      bytes: this.#blobs.get(u.path)?.size ?? 0,
+      reason: u.reason
+    }));
+    const sessions = first ? [summarize(first.loaded)] : [];
+    return {
+      ok: true,
+      generation,
+      sessions,
+      list: listing.sessions.map(entryOfScan).map((e) => (first && e.key === first.loaded.key ? { ...e, turns: sessions[0].turns, turnsExact: true } : e)),
+      scanned: true,
+      unknown,
+      issues: sessions[0]?.issues ?? [],
+      ms: performance.now() - started
+    };
+  }
+
+  #forgetScan(): void {
+    this.#listed = new Map();
+    this.#blobs = new Map();
+    this.#lru.clear();
+    this.#building.clear();
   }
 
   /**
@@ -124,22 +323,24 @@ export class Engine {
    * generation) or cancelSearch stops this one between slices; hits stream to `onBatch`.
    */
   async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
-    this.#newSearch(generation);
-    const picked = keys.length ? keys.filter((k) => this.#sessions.has(k)) : [...this.#sessions.keys()];
+    const signal = this.#newSearch(generation);
+    const known = this.#knownKeys();
+    // Built sessions first (their text is ready), then listed ones, parsed on the way.
+    const picked = (keys.length ? keys.filter((k) => known.includes(k)) : known).sort((a, b) => Number(!this.#isBuilt(a)) - Number(!this.#isBuilt(b)));
     return runSearch(
       request,
-      picked.map((key) => ({ key, fields: () => this.#searchFields(key) })),
+      picked.map((key) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)) })),
       { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
     );
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
-  prepareSearch(keys: string[]): { fields: number; chars: number; ms: number } {
+  async prepareSearch(keys: string[]): Promise<{ fields: number; chars: number; ms: number }> {
     const started = performance.now();
     let fields = 0;
     let chars = 0;
     for (const key of keys.length ? keys : [...this.#sessions.keys()]) {
-      const data = this.#searchFields(key);
+      const data = await this.#searchFields(key);
       fields += data?.fields.length ?? 0;
       chars += data ? textChars(data.fields) : 0;
     }
@@ -159,10 +360,10 @@ export class Engine {
     onBatch?: (b: SearchBatch) => void
   ): Promise<SearchOutcome> {
     const signal = this.#newSearch(generation);
-    const loadedFirst = [...keys.filter((k) => this.#sessions.has(k)), ...keys.filter((k) => !this.#sessions.has(k))];
+    const loadedFirst = [...keys.filter((k) => this.#isBuilt(k)), ...keys.filter((k) => !this.#isBuilt(k))];
     const sources = loadedFirst.map((key) => ({
       key,
-      fields: () => (this.#sessions.has(key) ? this.#searchFields(key) : this.#cachedFields(key, getFiles, signal))
+      fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#cachedFields(key, getFiles, signal))
     }));
     return runSearch(request, sources, { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch });
   }
@@ -194,38 +395,61 @@ export class Engine {
     }
   }
 
-  #searchFields(key: string): { fields: SearchField[]; folded: FoldedTexts } | null {
-    // Search reads the chat rows: build them first (once, kept on the entry).
-    if (!this.#rows(key)) return null;
-    const entry = this.#builtEntry(key);
-    if (!entry?.rows) return null;
+  /** A built session's searchable text, from its chat rows (built first, once, kept on the entry). */
+  async #searchFields(key: string): Promise<SearchData | null> {
+    const rows = await this.#rows(key);
+    const entry = await this.#built(key);
+    if (!rows || !entry) return null;
     let data = this.#searchData.get(entry);
-    if (!data) this.#searchData.set(entry, (data = { fields: fieldsOfRows(entry.rows), folded: [] }));
+    if (!data) this.#searchData.set(entry, (data = { fields: fieldsOfRows(rows), folded: [] }));
     return data;
   }
 
+  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones). */
+  async #listedFields(key: string, signal: AbortSignal): Promise<SearchData | null> {
+    const known = this.#cachedSearch.get(key);
+    if (known) return known;
+    const listed = this.#listed.get(key);
+    if (!listed || signal.aborted) return null;
+    const loaded = await this.#parseListed(listed);
+    if (!loaded || signal.aborted) return null;
+    return this.#cachedSearch.set(key, fieldsOfRows(rowsOf(loaded)));
+  }
+
+  /** Every session the last load listed: all of a full load, or the scan's listing. */
+  #knownKeys(): string[] {
+    return this.#listed.size ? [...this.#listed.keys()] : [...this.#sessions.keys()];
+  }
+
+  #isBuilt(key: string): boolean {
+    return this.#sessions.has(key) || this.#lru.has(key);
+  }
+
   /** Accounting, chart series and insights of one session with its subagents (computed once, kept). */
-  usage(key: string): SessionUsage | null {
-    const entry = this.#builtEntry(key);
+  async usage(key: string): Promise<SessionUsage | null> {
+    const entry = await this.#built(key);
     if (!entry) return null;
     entry.usage ??= sessionUsage(entry.loaded);
     return entry.usage;
   }
 
-  /** Usage of every loaded session side by side, and their sum (the project view). */
-  projectUsage(): ProjectUsage {
-    const picked = [...this.#sessions.keys()].flatMap((key) => {
-      const usage = this.usage(key);
-      const loaded = this.#builtEntry(key)?.loaded;
-      return usage && loaded ? [{ key, title: loaded.title, startedAt: loaded.startedAt, usage }] : [];
-    });
+  /**
+   * Usage of the built sessions side by side, and their sum (the project view). A big drop's
+   * sessions that were never opened are not built for it: their cost would mean parsing them all.
+   */
+  async projectUsage(): Promise<ProjectUsage> {
+    const picked = [];
+    for (const key of this.builtKeys()) {
+      const usage = await this.usage(key);
+      const loaded = (await this.#built(key))?.loaded;
+      if (usage && loaded) picked.push({ key, title: loaded.title, startedAt: loaded.startedAt, usage });
+    }
     return projectUsage(picked, PRICES.sourceDate);
   }
 
-  /** The one way usage reaches a built session (sessions built on demand swap this). */
   /** What redaction finds in one session's input files: each distinct string once, with where. */
   async scanSecrets(key: string, options: Partial<RedactOptions>, onProgress?: OnExportProgress): Promise<Finding[] | null> {
-    const entry = this.#builtEntry(key);
+    const entry = await this.#built(key);
     if (!entry) return null;
     const files = await inputTexts(entry.loaded.inputs, onProgress);
     return scanFiles(files, makeRedactor(options));
@@ -246,7 +470,7 @@ export class Engine {
   }
 
   async #export(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<string | null> {
-    const entry = this.#builtEntry(key);
+    const entry = await this.#built(key);
     if (!entry) return null;
     const l = entry.loaded;
     const source: ExportSource = { key: l.key, title: l.title, startedAt: l.startedAt, endedAt: l.endedAt, session: l.result.session, children: l.children, metadata: l.result.metadata, rows: entry.rows };
@@ -261,19 +485,14 @@ export class Engine {
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */
   async shareFiles(key: string, options: Partial<RedactOptions> | null): Promise<{ name: string; text: string }[] | null> {
-    const entry = this.#builtEntry(key);
+    const entry = await this.#built(key);
     if (!entry) return null;
     const r = options ? makeRedactor({ ...DEFAULT_REDACT, ...options }) : null;
     return (await inputTexts(entry.loaded.inputs)).map((f) => ({ name: f.path, text: r ? redactFileText(f.text, r) : f.text }));
   }
 
-  /** The one door to a built session for exports and sharing (sessions may be built on demand). */
-  #builtEntry(key: string): Entry | null {
-    return this.#sessions.get(key) ?? null;
-  }
-
-  #rows(key: string): ChatRow[] | null {
-    const entry = this.#sessions.get(key);
+  async #rows(key: string): Promise<ChatRow[] | null> {
+    const entry = await this.#built(key);
     if (!entry) return null;
     if (entry.rows) return entry.rows;
     // A followed session's open turn settles while it is quiet, and its live thought is marked.
@@ -293,6 +512,7 @@ export class Engine {
     this.#abort?.abort();
     this.#live = new LiveProject();
     this.#liveGeneration = generation;
+    this.#forgetScan();
     this.#sessions = new Map();
   }
 
@@ -387,6 +607,43 @@ function yieldToEvents(): Promise<void> {
     };
     ch.port2.postMessage(null);
   });
+}
+
+function entryOfScan(s: ScannedSession): ListEntry {
+  return {
+    key: s.key,
+    project: s.project,
+    harness: s.harness,
+    harnessLabel: 'Claude Code',
+    title: s.title,
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    bytes: s.bytes,
+    turns: s.turnsEst,
+    turnsExact: false,
+    subagents: s.subagents,
+    cwd: s.cwd,
+    model: s.model
+  };
+}
+
+function entryOfSummary(s: SessionSummary): ListEntry {
+  const leaf = s.files.find((f) => f.kind === 'transcript') ?? s.files[0];
+  return {
+    key: s.key,
+    project: leaf ? dirOf(leaf.path) : '',
+    harness: s.meta.harness ?? 'claude-code',
+    harnessLabel: s.meta.harnessLabel ?? 'Claude Code',
+    title: s.meta.title,
+    startedAt: s.meta.startedAt,
+    endedAt: s.meta.endedAt,
+    bytes: s.meta.bytes,
+    turns: s.turns,
+    turnsExact: true,
+    subagents: s.meta.subagents,
+    cwd: null,
+    model: null
+  };
 }
 
 function summarize(s: LoadedSession): SessionSummary {

@@ -7,6 +7,7 @@ const engine = new Engine();
 
 const api = {
   load: engine.load.bind(engine),
+  stage: engine.stage.bind(engine),
   chatIndex: engine.chatIndex.bind(engine),
   chatRows: engine.chatRows.bind(engine),
   findAtomRow: engine.findAtomRow.bind(engine),
@@ -26,7 +27,12 @@ const api = {
   followAppend: engine.followAppend.bind(engine),
   followStop: engine.followStop.bind(engine),
   liveState: engine.liveState.bind(engine),
-  chatIndexFrom: engine.chatIndexFrom.bind(engine)
+  chatIndexFrom: engine.chatIndexFrom.bind(engine),
+  open: engine.open.bind(engine),
+  prefetch: engine.prefetch.bind(engine),
+  builtKeys: engine.builtKeys.bind(engine),
+  scanStats: engine.scanStats.bind(engine),
+  scanRecords: engine.scanRecords.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

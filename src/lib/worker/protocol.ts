@@ -8,6 +8,7 @@ import type { ChatRow, RowIndexEntry } from '../view/chat/index.ts';
 import type { TimelineLayout } from '../view/timeline/layout.ts';
 import type { LiveSessionInfo } from '../ingest/live.ts';
 import type { LiveActivity } from '../view/chat/live.ts';
+import type { ListEntry } from '../view/sessions/list.ts';
 
 /** A file to load: its path relative to what was dropped (webkitRelativePath) and its bytes. */
 export type { InputFile } from '../ingest/types.ts';
@@ -32,8 +33,20 @@ export interface SessionSummary {
   accounting: { lines: number; atoms: number; offPath: number; metadata: number; issues: number };
 }
 
+/** A provisional session list while a big drop is still being scanned. */
+export interface ListSnapshot {
+  entries: ListEntry[];
+  filesDone: number;
+  filesTotal: number;
+}
+
+/**
+ * `sessions`: the built sessions (all of a small drop; only the newest of a scanned one).
+ * `list`: every listed session (exact for built ones, scan estimates otherwise).
+ * `scanned`: the drop was big, so the other sessions are built on open (Engine.open).
+ */
 export type LoadOutcome =
-  | { ok: true; generation: number; sessions: SessionSummary[]; unknown: ClassifiedFile[]; issues: Issue[]; ms: number }
+  | { ok: true; generation: number; sessions: SessionSummary[]; list: ListEntry[]; scanned: boolean; unknown: ClassifiedFile[]; issues: Issue[]; ms: number }
   | { ok: false; generation: number; superseded: boolean; message: string };
 
 export interface ChatIndex {
@@ -41,7 +54,7 @@ export interface ChatIndex {
   rows: RowIndexEntry[];
 }
 
-export type { ChatRow, RowIndexEntry, TimelineLayout };
+export type { ChatRow, RowIndexEntry, TimelineLayout, ListEntry };
 export type { ProjectUsage, SessionUsage } from '../view/usage/types.ts';
 export type { ExportFormat, ExportProgress, ExportResult } from '../view/export/index.ts';
 export type { Finding, FindingPlace, RedactOptions } from '../view/redact/index.ts';

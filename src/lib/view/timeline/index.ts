@@ -4,3 +4,4 @@ export * from './layout.ts';
 export * from './axis.ts';
 export * from './gist.ts';
 export { syntheticLayoutInput, type SyntheticOptions } from './synthetic.ts';
+export { withSubagentLanes, subagentLaneKey } from './subagent-lanes.ts';

@@ -1,0 +1,414 @@
+// Two-phase load, phase one: the session list of a big drop (a project folder, a whole
+// ~/.claude/projects) from only the head and the tail of each file (Blob.slice, never the
+// middle), so thousands of sessions list in a fraction of the time a full parse takes. Per file:
+// its kind (classify.ts on the head), title facts (custom-title / ai-title / summary / first real
+// prompt, last one wins, the tail read after the head), first timestamp (head) and last (tail),
+// model, cwd, and the other session ids its head names (a resumed session replays its ancestor's
+// lines, which carry the ancestor's sessionId: a resume link). Then `groupScans` turns files
+// into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
+// subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
+// takes that session in as an ancestor (the ancestor is not listed on its own).
+// Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
+//
+// Estimates are marked as such: `turnsEst` is the first prompt plus the later prompts seen in the
+// head extrapolated over the file's size (`exact` when the head was the whole file).
+import { classifyFile, sniffHead } from './classify.ts';
+import { cyrb53 } from './load-files.ts';
+import { msOf, titleFields } from './summary.ts';
+import { promptOf } from './prompt-text.ts';
+import { titleOf, type TitleFacts } from './session-meta.ts';
+import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
+import type { FileKind, InputFile } from './types.ts';
+import { MODEL_VERSION } from '../model/index.ts';
+
+export const SCAN_HEAD = 32 * 1024;
+export const SCAN_TAIL = 16 * 1024;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What the head and tail of one file say. */
+export interface FileScan extends TitleFacts {
+	path: string;
+	name: string;
+	kind: FileKind;
+	/** Session id from classification (the folder of a subagent, the state log's name, the lines). */
+	sessionId: string | null;
+	agentId: string | null;
+	bytes: number;
+	reason: string | null;
+	firstMs: number | null;
+	lastMs: number | null;
+	model: string | null;
+	cwd: string | null;
+	/** Real prompts seen in the inspected bytes, and how many bytes that was. */
+	prompts: number;
+	seenBytes: number;
+	/** The head and tail together were the whole file. */
+	whole: boolean;
+	/** Session ids on the head's lines other than this file's own (resume links). */
+	linked: string[];
+	/** name:size:hash(head):hash(tail), for the session key. */
+	fingerprint: string;
+}
+
+/** One listed session: enough for the list and to build it later from `files`. */
+export interface ScannedSession {
+	key: string;
+	/** The leaf file's stem (the session id Claude Code named it by). */
+	id: string;
+	/** Folder holding the leaf transcript ('' at the top of the drop). */
+	project: string;
+	harness: 'claude-code';
+	title: string;
+	startedAt: number | null;
+	endedAt: number | null;
+	/** Bytes of every file of the session (transcripts, subagents, sidecars). */
+	bytes: number;
+	turnsEst: number;
+	/** True when turnsEst is a count over whole files, not an extrapolation. */
+	exact: boolean;
+	subagents: number;
+	model: string | null;
+	cwd: string | null;
+	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log. */
+	files: string[];
+}
+
+export interface ScanListing {
+	sessions: ScannedSession[];
+	/** Files no listed session uses (tool-results side files, unknown files), with a reason. */
+	unused: { path: string; reason: string }[];
+}
+
+const parseObj = (line: string): Obj | null => {
+	try {
+		const v: unknown = JSON.parse(line);
+		return isObj(v) ? v : null;
+	} catch {
+		return null; // a bad line is the full parse's business; the scan only skips it
+	}
+};
+
+/**
+ * The records of a tail worth parsing, oldest first: the last line that carries a timestamp, and
+ * every title record. Parsing is the scan's main cost, so other lines are only looked at as text.
+ */
+function tailRecords(bytes: Uint8Array): Obj[] {
+	const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
+	lines.shift(); // cut by the slice
+	const out: Obj[] = [];
+	let timed = false;
+	for (let i = lines.length - 1; i >= 0; i--) {
+		const line = lines[i].trim();
+		if (!line || line[0] !== '{') continue;
+		const titled = line.includes('-title"') || line.includes('"summary"');
+		if (!titled && (timed || !line.includes('"timestamp"'))) continue;
+		const r = parseObj(line);
+		if (!r) continue;
+		if (!timed && typeof r.timestamp === 'string') timed = true;
+		out.push(r);
+	}
+	return out.reverse();
+}
+
+const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
+
+/** Scans one file from its head and tail bytes (tail empty when the head is the whole file). */
+export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size: number): FileScan {
+	const p = normPath(path);
+	const sniff = size > 0 ? sniffHead(head, size) : undefined;
+	const c = classifyFile(p, head, size, sniff);
+	const whole = head.length >= size;
+	const stem = stemOf(p);
+	const scan: FileScan = {
+		path: p,
+		name: baseName(p),
+		kind: c.kind,
+		sessionId: c.sessionId,
+		agentId: c.agentId ?? null,
+		bytes: size,
+		reason: c.reason ?? null,
+		firstMs: null,
+		lastMs: null,
+		model: null,
+		cwd: null,
+		prompts: 0,
+		seenBytes: whole ? size : head.length,
+		whole,
+		linked: [],
+		fingerprint: `${baseName(p)}:${size}:${cyrb53(head.subarray(0, 4096)).toString(36)}:${cyrb53((whole ? head : tail).subarray(Math.max(0, (whole ? head : tail).length - 4096))).toString(36)}`,
+		customTitle: null,
+		aiTitle: null,
+		summaries: [],
+		uuids: new Set(),
+		firstPrompt: null
+	};
+	if (c.kind !== 'transcript' && c.kind !== 'subagent') return scan;
+	if (c.format === 'web-json') return scan;
+	// classify parsed the head's complete lines already (up to 200 of them): reuse its values.
+	const headRecs = (sniff?.values ?? []).filter(isObj);
+	// A whole small file whose lines outnumber the sniff's cap still needs its last time and titles.
+	const tailRecs = !whole ? tailRecords(tail) : headRecs.length >= 200 ? tailRecords(head) : [];
+	const linked = new Set<string>();
+	let firstCommand: string | null = null;
+	const visit = (r: Obj, inHead: boolean) => {
+		const ms = msOf(r.timestamp);
+		if (ms !== null) {
+			if (inHead && (scan.firstMs === null || ms < scan.firstMs)) scan.firstMs = ms;
+			if (scan.lastMs === null || ms > scan.lastMs) scan.lastMs = ms;
+		}
+		if (typeof r.uuid === 'string') scan.uuids.add(r.uuid);
+		if (scan.cwd === null && typeof r.cwd === 'string') scan.cwd = r.cwd;
+		if (r.type === 'assistant' && isObj(r.message) && typeof r.message.model === 'string' && r.message.model !== '<synthetic>') scan.model = r.message.model;
+		if (inHead && typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) linked.add(r.sessionId);
+		titleFields(r, scan);
+		if (inHead && r.type === 'user') {
+			const allowSidechain = c.kind === 'subagent';
+			const prompt = promptOf(r, { allowSidechain });
+			if (prompt !== null) {
+				if (isCommand(prompt)) firstCommand ??= prompt;
+				else {
+					scan.firstPrompt ??= prompt;
+					scan.prompts++;
+				}
+			}
+		}
+	};
+	for (const r of headRecs) visit(r, true);
+	for (const r of tailRecs) visit(r, false);
+	scan.firstMs ??= scan.lastMs;
+	scan.firstPrompt ??= firstCommand;
+	if (firstCommand !== null && scan.prompts === 0) scan.prompts = 1;
+	scan.linked = [...linked];
+	return scan;
+}
+
+/** The project folder of a path inside a session's own folder (`<project>/<sid>/subagents/x`). */
+function projectOfNested(path: string, marker: string): { project: string; sid: string } | null {
+	const s = segments(path);
+	const i = s.lastIndexOf(marker);
+	if (i < 1) return null;
+	return { project: s.slice(0, i - 1).join('/'), sid: s[i - 1] };
+}
+
+interface Draft {
+	leaf: FileScan;
+	ancestors: FileScan[];
+	subagents: FileScan[];
+	sidecars: FileScan[];
+	hidden: boolean;
+}
+
+/**
+ * Files → listed sessions, newest first. `partial`: the scan is still running, so a subagent
+ * whose parent has not been seen yet is left out instead of being listed on its own.
+ */
+export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean } = {}): ScanListing {
+	const unused: ScanListing['unused'] = [];
+	const drafts = new Map<string, Draft>(); // `${project}\n${stem}` → draft
+	const byId = new Map<string, Draft[]>();
+	const keyOf = (project: string, sid: string) => `${project}\n${sid}`;
+	for (const f of scans) {
+		if (f.kind !== 'transcript') continue;
+		const d: Draft = { leaf: f, ancestors: [], subagents: [], sidecars: [], hidden: false };
+		drafts.set(keyOf(dirOf(f.path), stemOf(f.path)), d);
+		for (const id of new Set([stemOf(f.path), f.sessionId ?? ''])) if (id) byId.set(id, [...(byId.get(id) ?? []), d]);
+	}
+	// Resume links: a file naming an earlier session on its head's lines continues it.
+	for (const d of drafts.values()) {
+		for (const id of d.leaf.linked) {
+			const anc = (byId.get(id) ?? []).find((a) => a !== d && dirOf(a.leaf.path) === dirOf(d.leaf.path));
+			if (anc && !anc.hidden && (anc.leaf.firstMs ?? 0) <= (d.leaf.firstMs ?? Infinity)) {
+				anc.hidden = true;
+				d.ancestors.push(anc.leaf, ...anc.ancestors);
+			}
+		}
+	}
+	const find = (project: string | null, sid: string | null): Draft | undefined => {
+		if (!sid) return undefined;
+		const own = project !== null ? drafts.get(keyOf(project, sid)) : undefined;
+		return own ?? byId.get(sid)?.[0];
+	};
+	const orphans: FileScan[] = [];
+	for (const f of scans) {
+		if (f.kind === 'transcript') continue;
+		if (f.kind === 'subagent' || f.kind === 'subagent-meta') {
+			const nest = projectOfNested(f.path, 'subagents');
+			const d = find(nest?.project ?? null, nest?.sid ?? f.sessionId);
+			if (d) (f.kind === 'subagent' ? d.subagents : d.sidecars).push(f);
+			else if (f.kind === 'subagent') orphans.push(f);
+			else if (!opts.partial) unused.push({ path: f.path, reason: 'subagent .meta.json without its agent transcript' });
+		} else if (f.kind === 'state-log') {
+			const nest = projectOfNested(f.path, 'states');
+			const d = find(nest?.project ?? null, f.sessionId);
+			if (d) d.sidecars.push(f);
+			else unused.push({ path: f.path, reason: `state log for session ${f.sessionId ?? '?'}, which is not among the dropped transcripts` });
+		} else if (f.kind === 'postal-log') {
+			const project = dirOf(dirOf(f.path));
+			const mine = [...drafts.values()].filter((d) => dirOf(d.leaf.path) === project);
+			for (const d of mine) d.sidecars.push(f);
+			if (!mine.length) unused.push({ path: f.path, reason: 'postal log without any session' });
+		} else if (!segments(f.path).slice(0, -1).includes('tool-results')) {
+			// tool-results/ holds the full output of long tool calls next to a session; the transcript
+			// already quotes it, so these side files are expected, not worth an issue each.
+			unused.push({ path: f.path, reason: f.reason ?? 'not a file Loupe can read' });
+		}
+	}
+	const sessions: ScannedSession[] = [];
+	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));
+	if (!opts.partial) for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+	sessions.sort((a, b) => (b.endedAt ?? b.startedAt ?? -Infinity) - (a.endedAt ?? a.startedAt ?? -Infinity) || (a.key < b.key ? -1 : 1));
+	return { sessions, unused };
+}
+
+function toSession(d: Draft): ScannedSession {
+	const mains = [...d.ancestors.slice().reverse(), d.leaf];
+	const all = [...mains, ...d.subagents, ...d.sidecars];
+	let startedAt: number | null = null;
+	let endedAt: number | null = null;
+	let turns = 0;
+	for (const m of mains) {
+		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
+		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
+		// The head always holds the first prompt: extrapolate only the ones after it.
+		turns += m.whole || m.prompts === 0 ? m.prompts : 1 + Math.round(((m.prompts - 1) * m.bytes) / Math.max(1, m.seenBytes));
+	}
+	const id = stemOf(d.leaf.path);
+	const fingerprints = all.filter((f) => mains.includes(f)).map((f) => f.fingerprint).sort();
+	return {
+		key: `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`,
+		id,
+		project: dirOf(d.leaf.path),
+		harness: 'claude-code',
+		title: titleOf(mains, [], `Session ${id.slice(0, 8)}`),
+		startedAt,
+		endedAt,
+		bytes: all.reduce((n, f) => n + f.bytes, 0),
+		turnsEst: Math.max(turns, mains.some((m) => m.prompts > 0) ? 1 : 0),
+		exact: mains.every((m) => m.whole),
+		subagents: d.subagents.length,
+		model: d.leaf.model ?? mains.find((m) => m.model)?.model ?? null,
+		cwd: d.leaf.cwd ?? mains.find((m) => m.cwd)?.cwd ?? null,
+		files: all.map((f) => f.path)
+	};
+}
+
+// ── the scan index: reusing an earlier scan of the same file ───────────────
+
+/** Bumped whenever FileScan's meaning changes, so stored scans of an older scan are not reused. */
+export const SCAN_VERSION = 1;
+
+/** A FileScan as stored between visits: uuids kept only where a summary names them. */
+export interface StoredScan extends Omit<FileScan, 'uuids'> {
+	/** MODEL_VERSION | SCAN_VERSION | path | size | lastModified: see fileIdentity. */
+	identity: string;
+	uuids: string[];
+}
+
+/**
+ * Who a file is without reading it: its path, size and modification time (a File has them; a
+ * Blob from a paste or a URL does not, and is never reused). Transcripts only grow, so a file
+ * that kept its size and time kept its content; the versions retire scans of an older Loupe.
+ */
+export function fileIdentity(path: string, blob: Blob): string | null {
+	const lastModified = (blob as Partial<File>).lastModified;
+	return typeof lastModified === 'number' ? `${MODEL_VERSION}|${SCAN_VERSION}|${normPath(path)}|${blob.size}|${lastModified}` : null;
+}
+
+/** Stored forms of the scans that have an identity; uuids trimmed to those some summary names. */
+export function storedScans(scans: readonly FileScan[], identities: ReadonlyMap<string, string>): StoredScan[] {
+	const named = new Set<string>();
+	for (const s of scans) for (const x of s.summaries) if (x.leafUuid) named.add(x.leafUuid);
+	const out: StoredScan[] = [];
+	for (const s of scans) {
+		const identity = identities.get(s.path);
+		if (!identity) continue;
+		out.push({ ...s, identity, uuids: [...s.uuids].filter((u) => named.has(u)) });
+	}
+	return out;
+}
+
+export function fromStored(s: StoredScan): FileScan {
+	const { identity: _identity, uuids, ...rest } = s;
+	return { ...rest, uuids: new Set(uuids) };
+}
+
+export interface ScanOptions {
+	signal?: AbortSignal;
+	/** Earlier scans by identity: a file whose identity is here is not read again. */
+	known?: ReadonlyMap<string, StoredScan>;
+	/** A provisional listing while the scan runs (at most every `batchMs`), then none: the result is final. */
+	onBatch?: (listing: ScanListing, filesDone: number, filesTotal: number) => void;
+	batchMs?: number;
+	/** Files read at once (slices are I/O bound; a few in flight hide the latency). */
+	concurrency?: number;
+}
+
+async function bytesOf(blob: Blob, from: number, to: number): Promise<Uint8Array> {
+	return new Uint8Array(await blob.slice(from, to).arrayBuffer());
+}
+
+/** Reads the head and tail of every input and groups them (see the module comment). */
+export async function scanInputs(
+	files: readonly InputFile[],
+	opts: ScanOptions = {}
+): Promise<{ listing: ScanListing; scans: FileScan[]; identities: Map<string, string>; reused: number }> {
+	const identities = new Map<string, string>();
+	let reused = 0;
+	const order = files.map((f, i) => ({ f, i, path: normPath(f.path) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const scans: FileScan[] = new Array(order.length);
+	let next = 0;
+	let done = 0;
+	let lastBatch = performance.now();
+	const batchMs = opts.batchMs ?? 250;
+	const worker = async () => {
+		for (;;) {
+			opts.signal?.throwIfAborted();
+			const at = next++;
+			if (at >= order.length) return;
+			const { f, path } = order[at];
+			const size = f.blob.size;
+			const identity = fileIdentity(path, f.blob);
+			if (identity) identities.set(path, identity);
+			const known = identity ? opts.known?.get(identity) : undefined;
+			try {
+				if (known) {
+					scans[at] = fromStored(known);
+					reused++;
+				} else if (size <= SCAN_HEAD + SCAN_TAIL) {
+					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
+				} else {
+					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
+					scans[at] = scanFile(path, head, tail, size);
+				}
+			} catch (e) {
+				opts.signal?.throwIfAborted();
+				scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: `could not be read: ${e instanceof Error ? e.message : String(e)}` };
+			}
+			done++;
+			if (opts.onBatch && performance.now() - lastBatch >= batchMs) {
+				lastBatch = performance.now();
+				opts.onBatch(groupScans(scans.filter(Boolean), { partial: true }), done, order.length);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 16) }, worker));
+	opts.signal?.throwIfAborted();
+	return { listing: groupScans(scans), scans, identities, reused };
+}
+
+/** A drop with more sessions than this is listed from the scan, not parsed whole. */
+export const SCAN_MIN_SESSIONS = 24;
+/** …and so is one of several sessions whose files add up to more than this. */
+export const SCAN_MIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether a drop is big enough to list first and parse on open. A single session (one file, one
+ * project with one transcript) is always parsed whole, exactly as before the scan existed, and
+ * so is a small folder, whose full grouping (forks, replays) is then exact.
+ */
+export function prefersScan(listing: ScanListing, totalBytes: number): boolean {
+	const n = listing.sessions.length;
+	return n > SCAN_MIN_SESSIONS || (n > 1 && totalBytes > SCAN_MIN_BYTES);
+}

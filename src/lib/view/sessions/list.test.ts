@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { filterEntries, projectsOf, sortEntries, type ListEntry } from './list.ts';
+
+const H = 3600e3;
+const e = (key: string, o: Partial<ListEntry>): ListEntry => ({
+	key, project: 'p/-home-me-api', harness: 'claude-code', title: key, startedAt: 0, endedAt: H, bytes: 1, turns: 1, turnsExact: true, subagents: 0, cwd: null, model: null, ...o
+});
+const list = [
+	e('old-big', { startedAt: 0, endedAt: H, bytes: 900, turns: 2, title: 'Fix parser bug' }),
+	e('new-long', { startedAt: 10 * H, endedAt: 20 * H, bytes: 10, turns: 5, title: 'Refactor the parser', project: 'p/-home-me-web', cwd: '/home/me/web' }),
+	e('mid-chatty', { startedAt: 5 * H, endedAt: 6 * H, bytes: 50, turns: 40, title: 'Write docs' })
+];
+
+describe('sortEntries', () => {
+	it('orders by newest, largest, longest and most turns', () => {
+		expect(sortEntries(list, 'newest').map((x) => x.key)).toEqual(['new-long', 'mid-chatty', 'old-big']);
+		expect(sortEntries(list, 'largest').map((x) => x.key)).toEqual(['old-big', 'mid-chatty', 'new-long']);
+		expect(sortEntries(list, 'longest').map((x) => x.key)).toEqual(['new-long', 'mid-chatty', 'old-big']);
+		expect(sortEntries(list, 'turns').map((x) => x.key)).toEqual(['mid-chatty', 'new-long', 'old-big']);
+	});
+});
+
+describe('filterEntries', () => {
+	it('matches every word of the text in the title, any case', () => {
+		expect(filterEntries(list, { text: 'PARSER' }).map((x) => x.key)).toEqual(['old-big', 'new-long']);
+		expect(filterEntries(list, { text: 'parser fix' }).map((x) => x.key)).toEqual(['old-big']);
+	});
+	it('keeps sessions active within the date range, including ones spanning a bound', () => {
+		expect(filterEntries(list, { from: 5.5 * H }).map((x) => x.key)).toEqual(['new-long', 'mid-chatty']);
+		expect(filterEntries(list, { to: 5.5 * H }).map((x) => x.key)).toEqual(['old-big', 'mid-chatty']);
+		expect(filterEntries(list, { from: 2 * H, to: 4 * H })).toEqual([]);
+	});
+	it('narrows to one project', () => {
+		expect(filterEntries(list, { project: 'p/-home-me-web' }).map((x) => x.key)).toEqual(['new-long']);
+	});
+});
+
+describe('projectsOf', () => {
+	it('summarises each folder: decoded name, sessions, bytes, last activity; most recent first', () => {
+		const ps = projectsOf(list);
+		expect(ps.map((p) => p.name)).toEqual(['~/web', '~/api']);
+		expect(ps[0]).toMatchObject({ key: 'p/-home-me-web', exactName: true, sessions: 1, bytes: 10, lastActivity: 20 * H });
+		expect(ps[1]).toMatchObject({ sessions: 2, bytes: 950, lastActivity: 6 * H, exactName: false });
+	});
+});
