@@ -239,6 +239,8 @@ export class Viewer {
   async applyLive(api: EngineApi, outcome: FollowOutcome): Promise<void> {
     this.#generation++; // a load in flight is superseded by the followed folder
     this.sessions = outcome.sessions;
+    this.list = outcome.list;
+    this.scanned = false;
     this.unknown = outcome.unknown;
     this.source = null;
     if (!outcome.sessions.length) return;

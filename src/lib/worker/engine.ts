@@ -551,7 +551,8 @@ export class Engine {
       const t = live.info(s.key)?.lastWriteMs ?? -Infinity;
       if (t > at) [active, at] = [s.key, t];
     }
-    return { generation, sessions: sessions.map(summarize), changed, removed: up.removed, unknown: live.unknown(), active };
+    const summaries = sessions.map(summarize);
+    return { generation, sessions: summaries, list: summaries.map(entryOfSummary), changed, removed: up.removed, unknown: live.unknown(), active };
   }
 
   /** Rebuilds a live entry's rows from `fromTurn` on (view/chat/live.ts); returns the rows kept. */

@@ -73,6 +73,8 @@ export interface FollowOutcome {
   generation: number;
   /** Every followed session, newest first. */
   sessions: SessionSummary[];
+  /** The same sessions as session-list entries (a followed folder is listed like a dropped one). */
+  list: ListEntry[];
   /** Sessions rebuilt; `keepRows`: leading chat rows unchanged since the page last fetched them. */
   changed: { key: string; keepRows: number }[];
   removed: string[];
