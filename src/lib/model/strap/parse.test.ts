@@ -141,3 +141,14 @@ describe('what an exporter adds to the seed shape is read back', () => {
 		]);
 	});
 });
+
+test('events stay in their order: a harness note before a prompt is not moved after it', () => {
+	const r = parseStrapDocument('e.json', [
+		{ type: 'event', from: 'user', kind: 'message', text: '/plugin' },
+		{ type: 'event', from: 'harness', kind: 'message', text: '(no content)' },
+		{ type: 'event', from: 'user', kind: 'message', text: '/plugin again' },
+		{ type: 'event', from: 'model', kind: 'message', text: 'done' }
+	]);
+	const texts = r.session.turns.flatMap((t) => t.atoms).map((a) => (a.message?.content[0] as { text?: string }).text);
+	expect(texts).toEqual(['/plugin', '(no content)', '/plugin again', 'done']);
+});

@@ -236,7 +236,8 @@ function buildDraft(items: unknown[], ctx: Ctx, sessionId: string): HarnessResul
 }
 
 function wrap(d: SessionDraft, ctx: Ctx, id: string, title: string | null): HarnessResult {
-	const base = d.finish({ endedAtEof: true });
+	// Strap events are ordered chat messages (the seed): a harness note before a prompt stays there.
+	const base = d.finish({ endedAtEof: true, inOrder: true });
 	const { first: startedAt, last: endedAt } = d.span();
 	return { ...base, harness: 'strap', children: ctx.children, info: { id, cwd: null, model: null, startedAt, endedAt, title, parentId: null } };
 }
