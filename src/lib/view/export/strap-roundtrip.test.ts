@@ -41,7 +41,18 @@ export function leftOutOf(state: StrapState): LeftOut {
 
 // Timestamps, token usage and file provenance are listed on every export: so no row's `ms`,
 // durations, `turnUsage`, token totals or uuids are compared — only what the rows say.
-const callOf = (c: ToolCallView) => ({ name: c.name, input: c.inputJson, output: c.output, status: c.status });
+// The result line's facts travel as `structuredContent`, so what the renderers draw from them
+// (stdout / stderr, diffs) comes back too.
+const callOf = (c: ToolCallView, lo: LeftOut) => ({
+	name: c.name,
+	input: c.inputJson,
+	output: c.output,
+	status: c.status,
+	stdout: c.stdout,
+	stderr: c.stderr,
+	diffs: c.diffs?.map((d) => ({ path: d.path, added: d.added, removed: d.removed, mode: d.mode })),
+	...(lo.images ? {} : { images: c.images.length })
+});
 
 /** The rows as a list of what a reader sees, reduced by what the export says it leaves out. */
 export function comparable(rows: ChatRow[], lo: LeftOut): unknown[] {
@@ -50,7 +61,7 @@ export function comparable(rows: ChatRow[], lo: LeftOut): unknown[] {
 		// Groups depend on thinking between runs and on times: compare the calls, not the grouping.
 		if (r.kind === 'tool-group') {
 			for (const e of r.entries) {
-				if (e.kind === 'tool') out.push({ kind: 'tool', ...callOf(e.call) });
+				if (e.kind === 'tool') out.push({ kind: 'tool', ...callOf(e.call, lo) });
 				else if (!lo.thinking) out.push({ kind: 'thinking', text: e.text });
 			}
 			continue;
@@ -58,8 +69,7 @@ export function comparable(rows: ChatRow[], lo: LeftOut): unknown[] {
 		switch (r.kind) {
 			case 'user':
 				if (lo.images && !r.text.trim()) break;
-				// The seed knows one human (`from: user`): who else may have typed is the author kind.
-				out.push({ kind: 'user', text: r.text, ...(lo.images ? {} : { images: r.images.length }) });
+				out.push({ kind: 'user', author: r.author.kind, text: r.text, ...(lo.images ? {} : { images: r.images.length }) });
 				break;
 			case 'assistant':
 				out.push({ kind: 'assistant', text: r.text });
@@ -68,11 +78,11 @@ export function comparable(rows: ChatRow[], lo: LeftOut): unknown[] {
 				if (!lo.thinking) out.push({ kind: 'thinking', text: r.text });
 				break;
 			case 'tool':
-				out.push({ kind: 'tool', ...callOf(r.call) });
+				out.push({ kind: 'tool', ...callOf(r.call, lo) });
 				break;
 			case 'question':
 			case 'approval':
-				out.push({ kind: r.kind, ...callOf(r.call) });
+				out.push({ kind: r.kind, ...callOf(r.call, lo) });
 				break;
 			case 'delegation':
 				out.push({
