@@ -133,3 +133,34 @@ test('a Strap state and a Codex thread with its child reopen from Recent session
 		await openDelegation(page);
 	}
 });
+
+/**
+ * What a delegation's child rows say: each row's kind, with the text of prompts and replies (the
+ * text only: times and token counts are what a Strap export leaves out).
+ */
+async function childRowsOf(delegation: ReturnType<Page['locator']>): Promise<string[]> {
+	return delegation.locator('.children [data-row-kind]').evaluateAll((els) =>
+		els.map((e) => {
+			const kind = e.getAttribute('data-row-kind');
+			const body = kind === 'assistant' ? e.querySelector('.prose') : kind === 'user' ? e.querySelector('.bubble .text, .bubble .command') : null;
+			return body ? `${kind}: ${(body.textContent ?? '').replace(/\s+/g, ' ').trim()}` : String(kind);
+		})
+	);
+}
+
+test('a Claude Code session exported as Strap loads back through the file input with the same subagent rows', async ({ page }) => {
+	await openApp(page);
+	await pickFolder(page, join(CORPUS, 'claude-code-log/test/test_data/real_projects/-src-experiments-claude_p'));
+	expect(await harnessOf(page)).toBe('claude-code');
+	const before = await childRowsOf(await openDelegation(page));
+	expect(before.filter((k) => k.startsWith('assistant: ')).length).toBeGreaterThan(5);
+	expect(before).toContain('tool-group');
+
+	const text = await page.evaluate(() => (window as unknown as { __loupe: { exportText: (f: string, o: object) => Promise<string> } }).__loupe.exportText('strap', { redact: false }));
+	await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({ name: 'claude_p.strap.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+	await expect.poll(() => harnessOf(page)).toBe('strap');
+	await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+	const after = await childRowsOf(await openDelegation(page));
+	// The session has no thinking, images or system records, so nothing is left out: the same rows.
+	expect(after).toEqual(before);
+});

@@ -188,9 +188,11 @@ export class SessionDraft {
 	 * `endedAtEof`), group turns, and total the accounting. Lines counted but never placed become
 	 * metadata so the totals always balance.
 	 */
-	finish(opts: { endedAtEof?: boolean } = {}): Pick<ParseResult, 'session' | 'issues' | 'offPath' | 'metadata' | 'accounting'> {
+	finish(opts: { endedAtEof?: boolean; inOrder?: boolean } = {}): Pick<ParseResult, 'session' | 'issues' | 'offPath' | 'metadata' | 'accounting'> {
 		markYields(this.atoms, opts.endedAtEof ?? true);
-		const ordered = promptsFirst(stableByTime(this.atoms));
+		// `inOrder`: the format's order is the conversation's (Strap events), so nothing is moved.
+		const byTime = stableByTime(this.atoms);
+		const ordered = opts.inOrder ? byTime : promptsFirst(byTime);
 		const turns = groupTurns(ordered, this.sessionId);
 		// An untimed turn has no end either (turns.ts starts its max at -Infinity).
 		for (const t of turns) if (!Number.isFinite(t.end)) t.end = t.t;

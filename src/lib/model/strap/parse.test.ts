@@ -115,3 +115,40 @@ describe('Strap state documents', () => {
 		expect(balanced(r)).toBe(true);
 	});
 });
+
+describe('what an exporter adds to the seed shape is read back', () => {
+	test('a fork input with a description: that is the delegation title, the task stays the prompt', () => {
+		const r = parseStrapDocument('e.json', [
+			{ type: 'event', from: 'user', kind: 'message', text: 'go' },
+			{ type: 'event', from: 'model', kind: 'tool_request', text: '', calls: [{ id: 'f1', tool: 'agent.fork', input: { task: 'Look at the parser.\nThen report.', agent: 'Explore', description: 'Parser survey' }, ok: true, output: { summary: 'done' }, hidden: { messages: [] } }] }
+		]);
+		expect(blocks(r, 'tool_use')[0].input).toEqual({ description: 'Parser survey', prompt: 'Look at the parser.\nThen report.', subagent_type: 'Explore' });
+		expect(r.children.f1.description).toBe('Parser survey');
+		// Without one, the task's first line titles the row as before.
+		const bare = parseStrapDocument('e.json', [{ type: 'event', from: 'model', kind: 'tool_request', text: '', calls: [{ id: 'f2', tool: 'agent.fork', input: { task: 'First line\nsecond' } }] }]);
+		expect((blocks(bare, 'tool_use')[0].input as { description: string }).description).toBe('First line');
+	});
+
+	test('a history.summarize input with trigger and pre_tokens: the compaction keeps them', () => {
+		const r = parseStrapDocument('e.json', [
+			{ type: 'event', from: 'harness', kind: 'tool_request', text: '', calls: [{ id: 'c1', tool: 'history.summarize', input: { trigger: 'auto', pre_tokens: 150000 }, ok: true, output: { summary: 'the story so far' } }] },
+			{ type: 'event', from: 'harness', kind: 'tool_request', text: '', calls: [{ id: 'c2', tool: 'history.summarize', input: {}, ok: true, output: { summary: 'again' } }] }
+		]);
+		const comp = allAtoms(r).filter((a) => a.subtype === 'compact_boundary');
+		expect(comp.map((a) => [a.summary, a.compact_metadata?.trigger, a.compact_metadata?.pre_tokens])).toEqual([
+			['the story so far', 'auto', 150000],
+			['again', 'manual', null]
+		]);
+	});
+});
+
+test('events stay in their order: a harness note before a prompt is not moved after it', () => {
+	const r = parseStrapDocument('e.json', [
+		{ type: 'event', from: 'user', kind: 'message', text: '/plugin' },
+		{ type: 'event', from: 'harness', kind: 'message', text: '(no content)' },
+		{ type: 'event', from: 'user', kind: 'message', text: '/plugin again' },
+		{ type: 'event', from: 'model', kind: 'message', text: 'done' }
+	]);
+	const texts = r.session.turns.flatMap((t) => t.atoms).map((a) => (a.message?.content[0] as { text?: string }).text);
+	expect(texts).toEqual(['/plugin', '(no content)', '/plugin again', 'done']);
+});

@@ -12,7 +12,7 @@
 // times and no ids: atoms have no time (t is NaN, never invented) and uuids come from the item's
 // path in the document.
 import type { ContentBlock, FileRecords } from '../types.ts';
-import { isObj, msOf, SessionDraft, str, type HarnessChild, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
+import { isObj, msOf, num, SessionDraft, str, type HarnessChild, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
 
 type Role = 'human' | 'agent' | 'runtime';
 
@@ -168,16 +168,20 @@ class Walker {
 			if (tool === 'history.summarize') {
 				this.flush(blocks, o, role, from);
 				const hidden = isObj(c.hidden) && Array.isArray(c.hidden.messages) ? c.hidden.messages : [];
-				this.compaction(isObj(c.output) ? str(c.output.summary) : null, hidden, { ...o, uuid: cpath });
+				// An exporter may say why and from how many tokens (Loupe writes both); otherwise a summarize is asked for.
+				const inp = isObj(c.input) ? c.input : {};
+				this.compaction(isObj(c.output) ? str(c.output.summary) : null, hidden, { ...o, uuid: cpath, trigger: str(inp.trigger) ?? 'manual', preTokens: num(inp.pre_tokens) });
 				return;
 			}
 			const id = uniqueId(this.ctx, str(c.id), cpath);
 			if (tool === 'agent.fork') {
 				const inp = isObj(c.input) ? c.input : {};
 				const task = str(inp.task) ?? '';
-				blocks.push({ type: 'tool_use', id, name: 'Task', input: { description: task.split('\n')[0] || 'Fork', prompt: task, subagent_type: str(inp.agent) ?? str(it.agent) ?? null }, harnessTool: tool });
+				// The seed's fork input is only `task`; a short `description` an exporter adds is the row's title.
+				const description = str(inp.description) ?? (task.split('\n')[0] || 'Fork');
+				blocks.push({ type: 'tool_use', id, name: 'Task', input: { description, prompt: task, subagent_type: str(inp.agent) ?? str(it.agent) ?? null }, harnessTool: tool });
 				const hidden = isObj(c.hidden) && Array.isArray(c.hidden.messages) ? c.hidden.messages : null;
-				if (hidden) this.fork(id, hidden, cpath, str(inp.agent) ?? str(it.agent), task);
+				if (hidden) this.fork(id, hidden, cpath, str(inp.agent) ?? str(it.agent), str(inp.description) ?? task);
 			} else {
 				const m = canonical(tool, c.input);
 				blocks.push({ type: 'tool_use', id, name: m.name, input: m.input, harnessTool: tool });
@@ -201,9 +205,9 @@ class Walker {
 		if (role !== 'agent') a.speaker = from;
 	}
 
-	compaction(summary: string | null, hidden: unknown[], o: { when: When; line: number; uuid: string }): void {
+	compaction(summary: string | null, hidden: unknown[], o: { when: When; line: number; uuid: string; trigger?: string; preTokens?: number | null }): void {
 		const behind = hidden.length ? `\n\n---\nHidden messages (${hidden.length}):\n\n${hiddenTranscript(hidden, this.ctx)}` : '';
-		this.d.compaction(`${summary ?? ''}${behind}`.trim() || null, { ...o, trigger: 'manual' });
+		this.d.compaction(`${summary ?? ''}${behind}`.trim() || null, { ...o, trigger: o.trigger ?? 'manual' });
 	}
 
 	scope(s: Obj, path: string, ln: number): void {
@@ -232,7 +236,8 @@ function buildDraft(items: unknown[], ctx: Ctx, sessionId: string): HarnessResul
 }
 
 function wrap(d: SessionDraft, ctx: Ctx, id: string, title: string | null): HarnessResult {
-	const base = d.finish({ endedAtEof: true });
+	// Strap events are ordered chat messages (the seed): a harness note before a prompt stays there.
+	const base = d.finish({ endedAtEof: true, inOrder: true });
 	const { first: startedAt, last: endedAt } = d.span();
 	return { ...base, harness: 'strap', children: ctx.children, info: { id, cwd: null, model: null, startedAt, endedAt, title, parentId: null } };
 }

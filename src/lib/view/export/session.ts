@@ -66,7 +66,7 @@ export async function exportSession(
 	const s = opts.redactor ? redactSource(src, opts.redactor) : src;
 	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction };
 	let text: string;
-	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress), null, 2) + '\n';
+	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress, s.metadata), null, 2) + '\n';
 	else if (format === 'html') text = await toHtml(rowsOf(s), meta, opts.onProgress);
 	else text = toMarkdown(rowsOf(s), meta, opts.onProgress);
 	return { text, bytes: opts.countBytes === false ? -1 : utf8Bytes(text) };

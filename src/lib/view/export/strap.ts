@@ -3,12 +3,15 @@
 // agent?, kind: "message" | "tool_request", text, calls?}`. Tool results are written onto their
 // call (`ok`, `output`, `error`), never as events; every subagent is an `agent.fork` call whose
 // `output.summary` is the subagent's result and whose `hidden.messages` hold the child
-// transcript in the same shape; a compaction is a harness `history.summarize` call. The schema
-// of what this writes is strap.schema.json. Thinking, images and token usage have no place in
-// the shape: they are counted and listed under `loupe.leftOut` instead of silently vanishing.
-import type { Atom, Session } from '../../model/types.ts';
+// transcript in the same shape; a compaction is a harness `history.summarize` call. Command
+// output, skill instructions and API errors are the harness speaking: harness messages. The schema
+// of what this writes is strap.schema.json. Thinking, images, token usage and the system records
+// that are no atom have no place in the shape: they are counted and listed under `loupe.leftOut`
+// instead of silently vanishing (strap-roundtrip.test.ts holds the export to that list).
+import type { Atom, MetadataLine, Session } from '../../model/types.ts';
 import { isRecord, resultText, str } from '../chat/content.ts';
 import { classifyTool } from '../chat/tools.ts';
+import { recordRow } from '../chat/records.ts';
 import { progressTicker, type ExportMeta, type OnExportProgress } from './common.ts';
 
 export type StrapFrom = 'user' | 'model' | 'harness';
@@ -42,13 +45,17 @@ export interface StrapState {
 /** The subset of a subagent transcript this module needs (structurally ingest's ChildTranscript). */
 export interface StrapChild {
 	agentType?: string | null;
-	result: { session: Session };
+	result: { session: Session; metadata?: MetadataLine[] };
 }
 
 interface Omitted {
 	thinking: number;
 	images: number;
 	other: number;
+	/** Command output, skill instructions and API errors: written as plain harness messages. */
+	retyped: number;
+	/** Named records outside the conversation (hook notes, recaps, retried API errors). */
+	records: number;
 }
 
 function blocksOf(a: Atom): unknown[] {
@@ -71,6 +78,23 @@ function resultsOf(session: Session): Map<string, { block: Record<string, unknow
 			}
 		}
 	return out;
+}
+
+function textOfBlocks(blocks: unknown[]): string {
+	return blocks
+		.filter((b): b is { type: 'text'; text: string } => isRecord(b) && b.type === 'text' && typeof b.text === 'string')
+		.map((b) => b.text)
+		.join('\n\n');
+}
+
+/** Records the chat draws as a notice or an error row although they are no atom (view/chat/records.ts). */
+function namedRecords(metadata: MetadataLine[] | undefined): number {
+	let n = 0;
+	for (const m of metadata ?? []) {
+		const row = recordRow(m, '', 0);
+		if (row && row.kind !== 'raw') n++;
+	}
+	return n;
 }
 
 function fromOf(a: Atom): StrapFrom {
@@ -96,9 +120,21 @@ function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapE
 	for (const turn of session.turns) {
 		for (const a of turn.atoms) {
 			ctx.tick?.();
-			if (a.type === 'assistant') {
+			if (a.type === 'assistant' && (a.isApiError || a.command === true || typeof a.skillMd === 'string')) {
+				// Not the model speaking: the harness reporting an API error, a local command's output,
+				// or a skill's instructions. Strap has one way to say that, a harness message.
+				const text = typeof a.skillMd === 'string' ? a.skillMd : textOfBlocks(blocksOf(a)) || (a.isApiError ? 'API error' : '');
+				if (text.trim()) {
+					events.push({ type: 'event', from: 'harness', kind: 'message', text });
+					ctx.omitted.retyped++;
+				}
+				open = null;
+			} else if (a.type === 'assistant') {
 				for (const b of blocksOf(a)) {
-					if (!isRecord(b)) continue;
+					if (!isRecord(b)) {
+						ctx.omitted.other++;
+						continue;
+					}
 					if (b.type === 'text' && typeof b.text === 'string') {
 						if (b.text.trim()) events.push(model('message', b.text));
 						open = null;
@@ -116,11 +152,9 @@ function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapE
 				}
 			} else if (a.type === 'user') {
 				const blocks = blocksOf(a);
-				const text = blocks
-					.filter((b): b is { type: 'text'; text: string } => isRecord(b) && b.type === 'text' && typeof b.text === 'string')
-					.map((b) => b.text)
-					.join('\n\n');
+				const text = textOfBlocks(blocks);
 				ctx.omitted.images += blocks.filter((b) => isRecord(b) && b.type === 'image').length;
+				ctx.omitted.other += blocks.filter((b) => !isRecord(b) || !['text', 'image', 'tool_result'].includes(String(b.type))).length;
 				if (text.trim()) {
 					events.push({ type: 'event', from: fromOf(a), kind: 'message', text });
 					open = null;
@@ -166,9 +200,12 @@ function callOf(b: Record<string, unknown>, results: ReturnType<typeof resultsOf
 		if (r) {
 			call.ok = !failed;
 			if (failed) call.error = text;
-			else call.output = { summary: text };
+			// The subagent's result is its answer (the result line's `content`), not the tool_result
+			// text, which Claude Code suffixes with the agent id, worktree and token usage.
+			else call.output = { summary: isRecord(r.toolUseResult) && Array.isArray(r.toolUseResult.content) ? resultText(r.toolUseResult.content) : text };
 		}
 		if (child && ctx.depth < MAX_DEPTH) {
+			ctx.omitted.records += namedRecords(child.result.metadata);
 			call.hidden = { messages: eventsOf(child.result.session, agent, { ...ctx, depth: ctx.depth + 1 }) };
 		}
 		return call;
@@ -192,17 +229,19 @@ function countAtoms(session: Session, children: Record<string, StrapChild>): num
 	return n;
 }
 
-export function toStrap(session: Session, children: Record<string, StrapChild>, meta: ExportMeta, onProgress?: OnExportProgress): StrapState {
+export function toStrap(session: Session, children: Record<string, StrapChild>, meta: ExportMeta, onProgress?: OnExportProgress, metadata?: MetadataLine[]): StrapState {
 	const total = countAtoms(session, children);
 	const ticker = progressTicker('strap', total, onProgress, 5000);
 	let done = 0;
-	const ctx: Ctx = { children, omitted: { thinking: 0, images: 0, other: 0 }, agents: new Set(), depth: 0, tick: () => ticker(++done) };
+	const ctx: Ctx = { children, omitted: { thinking: 0, images: 0, other: 0, retyped: 0, records: namedRecords(metadata) }, agents: new Set(), depth: 0, tick: () => ticker(++done) };
 	const events = eventsOf(session, undefined, ctx);
 	ticker(total);
 	const leftOut = [
 		ctx.omitted.thinking ? `${ctx.omitted.thinking} thinking block(s) (the shape has no place for them)` : '',
 		ctx.omitted.images ? `${ctx.omitted.images} image(s)` : '',
 		ctx.omitted.other ? `${ctx.omitted.other} other content block(s)` : '',
+		ctx.omitted.retyped ? `${ctx.omitted.retyped} command output, skill or API error message(s) written as plain harness messages (their kind is not kept)` : '',
+		ctx.omitted.records ? `${ctx.omitted.records} system record(s) outside the conversation (hook notes, recaps, retried API errors)` : '',
 		'token usage, timestamps and file provenance',
 		'idle periods and records Loupe could not name'
 	].filter(Boolean);
