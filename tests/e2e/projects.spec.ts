@@ -45,6 +45,20 @@ test('a projects folder lists its projects first, then a project\'s sessions', a
   await expect(api).toHaveAttribute('aria-current', 'true');
 });
 
+test('the sessions after the open one are built ahead while the page is idle', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  const keys = await entries(page).evaluateAll((els) => els.slice(0, 3).map((el) => el.getAttribute('data-session-key')));
+  const built = () => page.evaluate(() => (window as unknown as { __loupe: { builtKeys: () => Promise<string[]> } }).__loupe.builtKeys());
+  // Only the newest is built by the drop itself; the next two follow at idle.
+  await expect.poll(built).toEqual(expect.arrayContaining(keys));
+  // Opening the third builds nothing new for it (it is already built) and prefetches past it.
+  await entries(page).nth(2).click();
+  await expect(main(page)).toHaveAttribute('data-session-key', keys[2]!);
+  const next = await entries(page).evaluateAll((els) => els.slice(3, 5).map((el) => el.getAttribute('data-session-key')));
+  await expect.poll(built).toEqual(expect.arrayContaining(next));
+});
+
 test('the session list sorts, filters and opens sessions built on demand', async ({ page }) => {
   await openApp(page);
   await pickFolder(page, TREE);

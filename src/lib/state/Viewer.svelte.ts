@@ -28,6 +28,9 @@ export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 /** Least time between two timeline redraws while following a folder. */
 const LIVE_TIMELINE_MS = 3000;
 
+/** Sessions after the open one that a scanned drop builds ahead, at idle. */
+const PREFETCH_AHEAD = 2;
+
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */
   state = $state<ViewState>('empty');
@@ -136,7 +139,10 @@ export class Viewer {
       this.loadMs = performance.now() - started;
       this.#setState('ready');
       if (source.kind !== 'cached') void this.#remember(outcome.sessions, files);
-      if (outcome.scanned) void this.#rememberScans(api, generation);
+      if (outcome.scanned) {
+        void this.#rememberScans(api, generation);
+        this.#prefetchAfter(api, outcome.sessions[0].key);
+      }
       else void this.refreshRecent();
     } catch (e) {
       if (!current()) return;
@@ -170,6 +176,21 @@ export class Viewer {
     }
     if (stale()) return;
     await this.#show(api, key, this.scanned, stale);
+    if (this.scanned && !stale()) this.#prefetchAfter(api, key);
+  }
+
+  /**
+   * A scanned drop builds sessions when opened; the next few in the list are likely next, so they
+   * are built while the page is idle. The engine cancels a prefetch when another starts or a load
+   * begins, and keeps what it built within its byte budget (LRU).
+   */
+  #prefetchAfter(api: EngineApi, key: string): void {
+    const at = this.list.findIndex((e) => e.key === key);
+    const next = this.list.slice(at + 1, at + 1 + PREFETCH_AHEAD).map((e) => e.key);
+    if (!next.length) return;
+    const run = () => void api.prefetch(next).catch(() => undefined);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 200);
   }
 
   /** Full rows [from, to) of the open chat. */
