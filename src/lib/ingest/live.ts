@@ -17,7 +17,7 @@ import { readRecords, type FileRecords } from '../model/index.ts';
 import { firstPromptOf } from './attach-subagents.ts';
 import { LiveSession, type LiveRole } from './live-session.ts';
 import { classifyFile, HEAD_BYTES } from './classify.ts';
-import { groupSessions } from './group.ts';
+import { groupSessions, planFiles } from './group.ts';
 import { normPath } from './paths.ts';
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
 import { summarize } from './summary.ts';
@@ -350,14 +350,7 @@ export class LiveProject {
 
 		const b = s.live.build();
 		const { result, children, unattached } = b;
-		const files = [
-			...plan.replayed,
-			...plan.mainFiles,
-			...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
-			...(plan.subagentMeta ? [plan.subagentMeta] : []),
-			...(plan.states ? [plan.states] : []),
-			...(plan.postal ? [plan.postal] : [])
-		].map((f) => ({ ...f, bytes: this.#files.get(f.path)?.size ?? f.bytes }));
+		const files = planFiles(plan).map((f) => ({ ...f, bytes: this.#files.get(f.path)?.size ?? f.bytes }));
 		const bytes = files.reduce((n, f) => n + f.bytes, 0);
 		const sums = [...plan.replayed, ...plan.mainFiles].map((f) => this.#files.get(f.path)?.summary).filter((x): x is FileSummary => !!x);
 		const allSummaries = [...this.#files.values()].flatMap((f) => f.summary?.summaries ?? []);
@@ -408,15 +401,7 @@ function mainSignature(plan: SessionPlan): string {
 	return [...plan.mainFiles.map((f) => f.path), '|', plan.states?.path ?? '', '|', plan.postal?.path ?? '', plan.standalone ?? ''].join('\n');
 }
 
-function sessionFiles(plan: SessionPlan): string[] {
-	return [
-		...plan.replayed,
-		...plan.mainFiles,
-		...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
-		...(plan.states ? [plan.states] : []),
-		...(plan.postal ? [plan.postal] : [])
-	].map((f) => f.path);
-}
+const sessionFiles = (plan: SessionPlan): string[] => planFiles(plan).map((f) => f.path);
 
 /** A chunk's first prompt replaces the file's when it is prose and the file only had a command so far (summary.ts prefers prose). */
 const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
