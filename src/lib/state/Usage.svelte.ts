@@ -1,7 +1,8 @@
 // Usage state: the usage panel (open or not, which tab), the open session's usage and the
 // project's (every loaded session), fetched from the worker, which computes them once per
 // session. The project's usage also feeds the session list and the timeline tooltips, so it is
-// fetched after every load even while the panel is closed. window.__loupe.usage() reads here.
+// fetched after every load even while the panel is closed (while following a folder, at most
+// every few seconds: it sums every session again). window.__loupe.usage() reads here.
 import type { ProjectUsage, SessionUsage } from '../worker/protocol.ts';
 import { costLabel, formatTokens, totalOf } from '../view/usage/index.ts';
 import { engineClient } from './engine-client.ts';
