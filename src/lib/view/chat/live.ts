@@ -4,6 +4,7 @@
 // turn) and, without a state log, by silence: a turn nothing was written to for `quietAfterMs`
 // reads "quiet", never "running" forever. With a state log, its last row says idle / waiting.
 import type { Session } from '../../model/types';
+import { deepEqual } from '../../model/incremental';
 import { buildChatRows, type ChatRowOptions, type ChildLike } from './rows';
 import type { ChatRow, DelegationRow, GroupEntry, ToolCallView } from './types';
 
@@ -187,6 +188,7 @@ export function rebuildTail(
 	return { rows, keep };
 }
 
+// A walk that stops at the first difference, not two JSON strings per row (tool output can be large).
 function sameRow(old: ChatRow | undefined, row: ChatRow): ChatRow | null {
-	return old && old.key === row.key && JSON.stringify(old) === JSON.stringify(row) ? old : null;
+	return old && old.key === row.key && deepEqual(old, row) ? old : null;
 }
