@@ -212,3 +212,15 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 	for (const f of files) if (f.kind === 'unknown') leftover.push(f);
 	return { plans, leftover };
 }
+
+/** Every file of a session plan, in the order a loaded session lists them. */
+export function planFiles(plan: SessionPlan): ClassifiedFile[] {
+	return [
+		...plan.replayed,
+		...plan.mainFiles,
+		...plan.subagents.flatMap((s) => (s.meta ? [s.file, s.meta] : [s.file])),
+		...(plan.subagentMeta ? [plan.subagentMeta] : []),
+		...(plan.states ? [plan.states] : []),
+		...(plan.postal ? [plan.postal] : [])
+	];
+}

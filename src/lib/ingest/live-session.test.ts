@@ -6,7 +6,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSessions } from './load-files.ts';
 import { LiveSession } from './live-session.ts';
-import { filesUnder, WORKTREES } from './test-helpers.ts';
+import { enc, filesUnder, jsonl, WORKTREES } from './test-helpers.ts';
 
 const base = resolve(WORKTREES, '..');
 const paths = filesUnder(WORKTREES).filter((p) => p.endsWith('.jsonl'));
@@ -54,5 +54,56 @@ describe('LiveSession', () => {
 		expect(again.changedSubagents).toEqual([]);
 		expect(again.change.path).toBe('unchanged');
 		expect(again.result).toBe(got.result);
+	});
+});
+
+const u = (uuid: string, parentUuid: string | null, s: number, content: unknown, extra: object = {}) => ({ type: 'user', uuid, parentUuid, sessionId: 'S1', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString(), message: { role: 'user', content }, ...extra });
+const a = (uuid: string, parentUuid: string, s: number, content: unknown[], stop: string | null, extra: object = {}) => ({ type: 'assistant', uuid, parentUuid, sessionId: 'S1', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString(), message: { id: `m-${uuid}`, role: 'assistant', model: 'm', stop_reason: stop, content }, ...extra });
+const taskCall = a('a1', 'u1', 1, [{ type: 'tool_use', id: 'toolu_T', name: 'Task', input: { description: 'look', prompt: 'Look around the repo', subagent_type: 'Explore' } }], 'tool_use');
+const sub = (uuid: string, parent: string | null, s: number, content: unknown) => ({ ...u(uuid, parent, s, content), isSidechain: true, agentId: 'abc' });
+
+describe('LiveSession, what changed', () => {
+	it('keeps a tied child as the same object while only the main grows, and names the call when the child grows', () => {
+		const live = new LiveSession();
+		const agent = 'p/S1/subagents/agent-abc.jsonl';
+		live.append('transcript', 'p/S1.jsonl', enc(jsonl([u('u1', null, 0, 'go'), taskCall])));
+		live.append('subagent', agent, enc(jsonl([sub('c1', null, 2, 'Look around the repo')])));
+		let b = live.build();
+		expect(Object.keys(b.children)).toEqual(['toolu_T']);
+		expect(b.changedCalls).toEqual(['toolu_T']);
+		const child = b.children.toolu_T;
+		// The main grows (a line after the leaf): the tie and the child object stay.
+		live.append('transcript', 'p/S1.jsonl', enc(jsonl([a('a2', 'a1', 3, [{ type: 'text', text: 'waiting' }], null)])));
+		b = live.build();
+		expect(b.change.path).toBe('fast');
+		expect(b.children.toolu_T).toBe(child);
+		expect(b.changedCalls).toEqual([]);
+		expect(b.changedSubagents).toEqual([]);
+		// The child grows: its call is named, and the child is the new parse.
+		live.append('subagent', agent, enc(jsonl([{ ...a('c2', 'c1', 4, [{ type: 'text', text: 'found it' }], 'end_turn'), isSidechain: true, agentId: 'abc' }])));
+		b = live.build();
+		expect(b.changedSubagents).toEqual([agent]);
+		expect(b.changedCalls).toEqual(['toolu_T']);
+		expect(b.children.toolu_T.result.session.turns[0].atoms).toHaveLength(2);
+	});
+
+	it('ties a child by its .meta.json once described, and unties it when it is dropped', () => {
+		const live = new LiveSession();
+		// Nothing in the child names the call: not its agent id, not the prompt.
+		const agent = 'p/S1/subagents/agent-zzz.jsonl';
+		live.append('transcript', 'p/S1.jsonl', enc(jsonl([u('u1', null, 0, 'go'), taskCall])));
+		live.append('subagent', agent, enc(jsonl([{ ...sub('c1', null, 2, 'something else'), agentId: 'zzz' }])));
+		let b = live.build();
+		expect(b.children).toEqual({});
+		expect(b.unattached.map((x) => x.file)).toEqual([agent]);
+		live.describeSubagent(agent, { meta: { toolUseId: 'toolu_T' } });
+		b = live.build();
+		expect(Object.keys(b.children)).toEqual(['toolu_T']);
+		expect(b.changedCalls).toEqual(['toolu_T']);
+		live.dropSubagent(agent);
+		expect(live.hasSubagent(agent)).toBe(false);
+		b = live.build();
+		expect(b.children).toEqual({});
+		expect(b.changedCalls).toEqual(['toolu_T']);
 	});
 });

@@ -1,23 +1,23 @@
 // A followed project folder: files arrive as appended bytes (any chunking) and the sessions they
 // form are kept current, in the same LoadedSession shape a load produces. Each file keeps only
 // what grouping needs (its classification, a summary merged chunk by chunk) and its complete-line
-// bytes; each session holds one IncrementalBuilder per file group (main transcripts + state log
-// + postal log; one per subagent transcript), fed only the chunks it has not seen. An
-// unterminated last line is held back until its "\n" arrives, so a line written in two halves is
-// never shown half (Claude Code ends every line it writes).
+// bytes; each session is a LiveSession (live-session.ts: its builders, subagents attached), fed
+// only the chunks it has not seen. An unterminated last line is held back until its "\n"
+// arrives, so a line written in two halves is never shown half (Claude Code ends every line it
+// writes).
 //
 // Regrouping (groupSessions) runs only when the set of files or what grouping reads of them
-// changes (a new file, a new session or agent id, a cross-file parent). A builder survives a
-// regroup when its files did not change; a new one is fed the kept chunks (a re-parse, but only
-// of that group). Known simplifications against a full load: subagents attach to calls on the
-// parse's own atoms (calls only in off-path lines do not match), 1.0.x inline sidechains are not
-// split out, and a file's title fields are merged chunk by chunk (a later prose prompt does not
-// replace an earlier sidechain prompt used as the first prompt).
-import { IncrementalBuilder, type AppendRole } from '../model/incremental.ts';
-import { readRecords, type FileRecords, type ParseResult } from '../model/index.ts';
-import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subagents.ts';
+// changes (a new file, a new session or agent id, a cross-file parent). A session survives a
+// regroup when its main files did not change; a new one is fed the kept chunks (a re-parse, but
+// only of that session). Known simplification against a full load: a file's title fields are
+// merged chunk by chunk (a later prose prompt does not replace an earlier sidechain prompt used
+// as the first prompt).
+import type { AppendRole } from '../model/incremental.ts';
+import { readRecords, type FileRecords } from '../model/index.ts';
+import { firstPromptOf } from './attach-subagents.ts';
+import { LiveSession, type LiveRole } from './live-session.ts';
 import { classifyFile, HEAD_BYTES } from './classify.ts';
-import { groupSessions } from './group.ts';
+import { groupSessions, planFiles } from './group.ts';
 import { normPath } from './paths.ts';
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
 import { summarize } from './summary.ts';
@@ -56,8 +56,11 @@ export interface LiveUpdate {
 	changed: string[];
 	/** Sessions that no longer exist (their files left or regrouped elsewhere). */
 	removed: string[];
-	/** For each changed session: subagent files that grew, as the tool_use ids their rows hang on. */
+	/** For each changed session: calls whose subagent grew or was tied / untied (their rows change). */
 	grownChildren: Record<string, string[]>;
+	/** For each changed session: the first turn that is not the previous build's object
+	 *  (IncrementalBuilder.change.firstChangedTurn); meaningless for `fresh` sessions. */
+	firstChangedTurn: Record<string, number>;
 	/** Changed sessions parsed from scratch (new, regrouped with other files, a file re-read):
 	 *  nothing of their previous state carries over. */
 	fresh: string[];
@@ -83,22 +86,16 @@ interface LiveFile {
 	gen: number;
 }
 
-interface GroupBuilder {
-	builder: IncrementalBuilder;
-	/** path → [file generation, chunks fed]. */
-	fed: Map<string, [number, number]>;
-	result: ParseResult | null;
-}
-
-interface LiveSession {
+interface ProjectSession {
 	plan: SessionPlan;
 	key: string;
 	mainSig: string;
-	main: GroupBuilder;
-	children: Map<string, GroupBuilder>;
+	live: LiveSession;
+	/** path → [file generation, chunks fed], for every file fed to `live`. */
+	fed: Map<string, [number, number]>;
+	/** Subagent files fed to `live`. */
+	subs: Set<string>;
 	loaded: LoadedSession | null;
-	/** The last attachment when every child attached: child file → call id, for the same child files. */
-	attached: { files: string; calls: Map<string, string> } | null;
 }
 
 const empty = new Uint8Array(0);
@@ -117,7 +114,7 @@ export const liveKey = (plan: SessionPlan) => `${plan.key}-live`;
 
 export class LiveProject {
 	#files = new Map<string, LiveFile>();
-	#sessions = new Map<string, LiveSession>();
+	#sessions = new Map<string, ProjectSession>();
 	#regroup = false;
 
 	/** Applies appended bytes; `nowMs` is the wall clock of their arrival. */
@@ -143,15 +140,17 @@ export class LiveProject {
 		const changed: string[] = [];
 		const fresh: string[] = [];
 		const grownChildren: Record<string, string[]> = {};
+		const firstChangedTurn: Record<string, number> = {};
 		for (const s of this.#sessions.values()) {
 			const mine = sessionFiles(s.plan);
 			if (s.loaded && !mine.some((p) => touched.has(p))) continue;
-			const r = this.#rebuild(s, touched);
+			const r = this.#rebuild(s);
 			grownChildren[s.key] = r.grown;
+			firstChangedTurn[s.key] = r.firstChangedTurn;
 			if (r.fresh) fresh.push(s.key);
 			changed.push(s.key);
 		}
-		return { changed, removed, grownChildren, fresh };
+		return { changed, removed, grownChildren, firstChangedTurn, fresh };
 	}
 
 	/** Every session, newest first. */
@@ -299,7 +298,7 @@ export class LiveProject {
 		const summaries = new Map<string, FileSummary>();
 		for (const f of this.#files.values()) if (f.summary) summaries.set(f.path, f.summary);
 		const { plans } = groupSessions(classified, summaries);
-		const next = new Map<string, LiveSession>();
+		const next = new Map<string, ProjectSession>();
 		for (const plan of plans) {
 			const key = liveKey(plan);
 			const old = this.#sessions.get(key);
@@ -309,7 +308,7 @@ export class LiveProject {
 				old.loaded = null;
 				next.set(key, old);
 			} else {
-				next.set(key, { plan, key, mainSig, main: newGroup(plan.standalone === 'subagent'), children: old?.children ?? new Map(), loaded: null, attached: null });
+				next.set(key, { plan, key, mainSig, ...newLive(plan), loaded: null });
 			}
 		}
 		const removed = [...this.#sessions.keys()].filter((k) => !next.has(k));
@@ -317,130 +316,92 @@ export class LiveProject {
 		return removed;
 	}
 
-	/** Feeds a session's builders what they have not seen and rebuilds it; says which children grew
-	 *  (their call ids) and whether the main builder started over. */
-	#rebuild(s: LiveSession, touched: Set<string>): { grown: string[]; fresh: boolean } {
+	/** Feeds a session what it has not seen and rebuilds it; says which calls' children changed,
+	 *  the first changed turn, and whether the session started over. */
+	#rebuild(s: ProjectSession): { grown: string[]; firstChangedTurn: number; fresh: boolean } {
 		const { plan } = s;
-		const standalone = plan.standalone === 'subagent';
 		const mains = plan.mainFiles.map((f) => f.path);
 		const parts: [AppendRole, string][] = [
 			...mains.map((p): [AppendRole, string] => ['transcript', p]),
 			...(plan.states ? [['states', plan.states.path] as [AppendRole, string]] : []),
 			...(plan.postal ? [['postal', plan.postal.path] as [AppendRole, string]] : [])
 		];
-		let fresh = s.main.fed.size === 0;
-		if (!this.#feed(s.main, parts)) {
-			s.main = newGroup(standalone);
-			this.#feed(s.main, parts);
+		let fresh = s.fed.size === 0;
+		if (!this.#feedMain(s, parts)) {
+			Object.assign(s, newLive(plan));
+			this.#feedMain(s, parts);
 			fresh = true;
 		}
-		s.main.builder.setTranscriptOrder(mains);
-		const result = s.main.builder.build();
-		s.main.result = result;
+		s.live.setTranscriptOrder(mains);
 
-		const inputs: ChildInput[] = [];
-		const grownFiles = new Set<string>();
-		const liveChildren = new Set<string>();
+		const inPlan = new Set<string>();
 		for (const sub of plan.subagents) {
 			const f = this.#files.get(sub.file.path);
 			if (!f) continue;
-			liveChildren.add(f.path);
-			let g = s.children.get(f.path);
-			if (!g || !this.#feed(g, [['transcript', f.path]])) {
-				g = newGroup(true);
-				this.#feed(g, [['transcript', f.path]]);
-				s.children.set(f.path, g);
-			}
-			if (!g.result || touched.has(f.path)) {
-				g.result = g.builder.build();
-				grownFiles.add(f.path);
-			}
+			inPlan.add(f.path);
+			const at = s.fed.get(f.path);
+			if (at && at[0] !== f.gen) this.#dropChild(s, f.path); // re-read from its start
+			this.#feed(s, 'subagent', f);
+			s.subs.add(f.path);
 			const meta = sub.meta ? (this.#files.get(sub.meta.path)?.meta ?? null) : null;
-			inputs.push({ file: f.path, agentId: sub.file.agentId ?? f.summary?.agentIds[0] ?? null, meta, firstPrompt: f.firstPrompt, result: g.result });
+			s.live.describeSubagent(f.path, { agentId: sub.file.agentId ?? f.summary?.agentIds[0] ?? null, meta });
 		}
-		for (const p of [...s.children.keys()]) if (!liveChildren.has(p)) s.children.delete(p);
+		for (const p of [...s.subs]) if (!inPlan.has(p)) this.#dropChild(s, p);
 
-		const { children, unattached } = this.#attach(s, result, inputs, fresh);
-		const files = [
-			...plan.replayed,
-			...plan.mainFiles,
-			...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
-			...(plan.subagentMeta ? [plan.subagentMeta] : []),
-			...(plan.states ? [plan.states] : []),
-			...(plan.postal ? [plan.postal] : [])
-		].map((f) => ({ ...f, bytes: this.#files.get(f.path)?.size ?? f.bytes }));
+		const b = s.live.build();
+		const { result, children, unattached } = b;
+		const files = planFiles(plan).map((f) => ({ ...f, bytes: this.#files.get(f.path)?.size ?? f.bytes }));
 		const bytes = files.reduce((n, f) => n + f.bytes, 0);
 		const sums = [...plan.replayed, ...plan.mainFiles].map((f) => this.#files.get(f.path)?.summary).filter((x): x is FileSummary => !!x);
 		const allSummaries = [...this.#files.values()].flatMap((f) => f.summary?.summaries ?? []);
-		const meta = sessionMeta({ key: plan.key, result, mains: sums, allSummaries, bytes, subagents: inputs.length });
+		const meta = sessionMeta({ key: plan.key, result, mains: sums, allSummaries, bytes, subagents: plan.subagents.length });
 		const issues = [
 			...unattached.map((u) => ({ file: u.file, line: null, kind: 'unattached-subagent', message: `subagent transcript not tied to a Task / Agent call: ${u.reason}` })),
-			...result.issues,
-			...Object.values(children).flatMap((c) => c.result.issues)
+			...b.issues
 		];
 		s.loaded = { key: s.key, title: meta.title, startedAt: meta.startedAt, endedAt: meta.endedAt, bytes, files, inputs: [], result, children, unattached, issues, meta };
-		return { grown: Object.values(children).filter((c) => grownFiles.has(c.file)).map((c) => c.toolUseId), fresh };
+		return { grown: b.changedCalls, firstChangedTurn: b.change.firstChangedTurn, fresh };
 	}
 
-	/** Ties children to calls. Matching reads every atom, so once every child is attached the same
-	 *  ties are kept while the child files stay the same (and the parse did not start over). */
-	#attach(s: LiveSession, result: ParseResult, inputs: ChildInput[], fresh: boolean): ReturnType<typeof attachSubagents> {
-		const files = inputs.map((c) => c.file).sort().join('\n');
-		const prev = s.attached;
-		if (!fresh && prev && prev.files === files && s.loaded) {
-			const children: LoadedSession['children'] = {};
-			for (const c of inputs) {
-				const id = prev.calls.get(c.file);
-				const before = id ? s.loaded.children[id] : undefined;
-				if (before) children[before.toolUseId] = { ...before, result: c.result };
-			}
-			if (Object.keys(children).length === inputs.length) return { children, unattached: [] };
-		}
-		const out = attachSubagents(result, inputs);
-		s.attached = out.unattached.length ? null : { files, calls: new Map(Object.values(out.children).map((c) => [c.file, c.toolUseId])) };
-		return out;
+	#dropChild(s: ProjectSession, path: string): void {
+		s.live.dropSubagent(path);
+		s.fed.delete(path);
+		s.subs.delete(path);
 	}
 
-	/** Appends the chunks a group has not seen; false when a file was reset since (start over). */
-	#feed(g: GroupBuilder, parts: readonly (readonly [AppendRole, string])[]): boolean {
+	/** Feeds the main files' new chunks; false when one was re-read since it was fed (start over).
+	 *  A whole (.json) file that changes is re-read (follow.ts), so this covers it too. */
+	#feedMain(s: ProjectSession, parts: readonly (readonly [AppendRole, string])[]): boolean {
 		for (const [, path] of parts) {
 			const f = this.#files.get(path);
-			const at = g.fed.get(path);
+			const at = s.fed.get(path);
 			if (f && at && at[0] !== f.gen) return false;
 		}
 		for (const [role, path] of parts) {
 			const f = this.#files.get(path);
-			if (!f) continue;
-			const at = g.fed.get(path) ?? [f.gen, 0];
-			if (f.isWhole) {
-				// A whole file changes under the same name: its group is rebuilt (they are small).
-				if (at[1] > 0) return false;
-				if (f.classified?.format === 'web-json') continue;
-			}
-			for (let i = at[1]; i < f.chunks.length; i++) g.builder.append(role, path, f.chunks[i]);
-			g.fed.set(path, [f.gen, f.chunks.length]);
+			if (f) this.#feed(s, role, f);
 		}
 		return true;
 	}
+
+	/** Appends the chunks of a file `s` has not seen. */
+	#feed(s: ProjectSession, role: LiveRole, f: LiveFile): void {
+		const at = s.fed.get(f.path) ?? [f.gen, 0];
+		if (f.isWhole && f.classified?.format === 'web-json') return;
+		for (let i = at[1]; i < f.chunks.length; i++) s.live.append(role, f.path, f.chunks[i]);
+		s.fed.set(f.path, [f.gen, f.chunks.length]);
+	}
 }
 
-function newGroup(subagent: boolean): GroupBuilder {
-	return { builder: new IncrementalBuilder({ compat: 'viewer', ...(subagent ? { subagent: true } : {}) }), fed: new Map(), result: null };
+function newLive(plan: SessionPlan): Pick<ProjectSession, 'live' | 'fed' | 'subs'> {
+	return { live: new LiveSession({ standalone: plan.standalone === 'subagent' }), fed: new Map(), subs: new Set() };
 }
 
 function mainSignature(plan: SessionPlan): string {
 	return [...plan.mainFiles.map((f) => f.path), '|', plan.states?.path ?? '', '|', plan.postal?.path ?? '', plan.standalone ?? ''].join('\n');
 }
 
-function sessionFiles(plan: SessionPlan): string[] {
-	return [
-		...plan.replayed,
-		...plan.mainFiles,
-		...plan.subagents.flatMap((x) => (x.meta ? [x.file, x.meta] : [x.file])),
-		...(plan.states ? [plan.states] : []),
-		...(plan.postal ? [plan.postal] : [])
-	].map((f) => f.path);
-}
+const sessionFiles = (plan: SessionPlan): string[] => planFiles(plan).map((f) => f.path);
 
 /** A chunk's first prompt replaces the file's when it is prose and the file only had a command so far (summary.ts prefers prose). */
 const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');

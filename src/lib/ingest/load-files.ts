@@ -13,7 +13,7 @@
 import { buildSession, RecordReader } from '../model/index.ts';
 import type { FileRecords, Issue, ParseResult } from '../model/index.ts';
 import { classifyFile, HEAD_BYTES } from './classify.ts';
-import { groupSessions } from './group.ts';
+import { groupSessions, planFiles } from './group.ts';
 import { summarize } from './summary.ts';
 import { splitInlineSidechains } from './sidechains.ts';
 import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subagents.ts';
@@ -290,14 +290,7 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): P
 	const { children, unattached } = attachSubagents(result, inputs, mains);
 	for (const u of unattached) issues.push({ file: u.file, line: null, kind: 'unattached-subagent', message: `subagent transcript not tied to a Task / Agent call: ${u.reason}` });
 
-	const files = [
-		...plan.replayed,
-		...plan.mainFiles,
-		...plan.subagents.flatMap((s) => (s.meta ? [s.file, s.meta] : [s.file])),
-		...(plan.subagentMeta ? [plan.subagentMeta] : []),
-		...(plan.states ? [plan.states] : []),
-		...(plan.postal ? [plan.postal] : [])
-	];
+	const files = planFiles(plan);
 	const bytes = files.reduce((n, f) => n + f.bytes, 0);
 	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.blobs.get(file.path) as Blob })));
 	const mainSums = [...plan.replayed, ...plan.mainFiles].map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);

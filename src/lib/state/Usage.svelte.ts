@@ -1,13 +1,17 @@
 // Usage state: the usage panel (open or not, which tab), the open session's usage and the
 // project's (every loaded session), fetched from the worker, which computes them once per
 // session. The project's usage also feeds the session list and the timeline tooltips, so it is
-// fetched after every load even while the panel is closed. window.__loupe.usage() reads here.
+// fetched after every load even while the panel is closed (while following a folder, at most
+// every few seconds: it sums every session again). window.__loupe.usage() reads here.
 import type { ProjectUsage, SessionUsage } from '../worker/protocol.ts';
 import { costLabel, formatTokens, totalOf } from '../view/usage/index.ts';
 import { engineClient } from './engine-client.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
 export type UsageTab = 'session' | 'project';
+
+/** While following a folder, the project's usage is fetched at most this often (see refresh). */
+export const LIVE_PROJECT_USAGE_MS = 3000;
 
 /** The automation contract's shape (README, "Automation"). */
 export interface UsageFigures {
@@ -32,6 +36,8 @@ export class Usage {
   #viewer: Viewer;
   #sessionKey: string | null = null;
   #projectFor: unknown = null;
+  #projectAt = 0;
+  #projectDue: ReturnType<typeof setTimeout> | null = null;
 
   constructor(viewer: Viewer) {
     this.#viewer = viewer;
@@ -42,11 +48,17 @@ export class Usage {
     if (this.open) void this.refresh();
   }
 
-  /** Fetches what is missing for the open session and the current load. */
-  async refresh(): Promise<void> {
+  /** Fetches what is missing for the open session and the current load. `projectEveryMs`
+   *  (following a folder: the sessions change with every append): the project's usage, which
+   *  sums every session again in the worker, is fetched later, at most that often, so it never
+   *  queues ahead of the live rows (the last change always lands). */
+  async refresh(opts: { projectEveryMs?: number } = {}): Promise<void> {
     const v = this.#viewer;
     try {
-      if (v.sessions !== this.#projectFor) await this.#fetchProject();
+      if (v.sessions !== this.#projectFor) {
+        if (opts.projectEveryMs && this.project) this.#projectLater(opts.projectEveryMs);
+        else await this.#fetchProject();
+      }
       if (this.open && v.currentKey && v.currentKey !== this.#sessionKey) await this.sessionUsage();
       this.error = null;
     } catch (e) {
@@ -105,7 +117,18 @@ export class Usage {
     return u && { computeMs: u.computeMs, contextPoints: u.context.main.points.length };
   }
 
+  #projectLater(everyMs: number): void {
+    if (this.#projectDue !== null) return;
+    // Never at once: the page is about to ask the worker for the new rows.
+    const wait = Math.max(everyMs / 10, this.#projectAt + everyMs - performance.now());
+    this.#projectDue = setTimeout(() => {
+      this.#projectDue = null;
+      if (this.#viewer.sessions !== this.#projectFor) void this.refresh();
+    }, wait);
+  }
+
   async #fetchProject(): Promise<void> {
+    this.#projectAt = performance.now();
     const sessions = this.#viewer.sessions;
     const { api } = await engineClient();
     const p = await api.projectUsage();

@@ -536,7 +536,7 @@ export class Engine {
       // Rows the page has seen are rebuilt from the first changed turn on; the page keeps the rest.
       let keep = 0;
       if (old?.rows && !up.fresh.includes(key)) {
-        const fromTurn = firstChangedTurn(old.rows, old.loaded.result.session.turns.length, up.grownChildren[key] ?? []);
+        const fromTurn = firstChangedTurn(old.rows, old.loaded.result.session.turns.length, up.grownChildren[key] ?? [], up.firstChangedTurn[key]);
         if (fromTurn < loaded.result.session.turns.length) keep = this.#retail(entry, old.rows, fromTurn);
       }
       changed.push({ key, keepRows: keep });

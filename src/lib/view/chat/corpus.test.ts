@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSessions } from '../../ingest/load-files';
 import type { InputFile, LoadedSession } from '../../ingest/types';
 import type { Atom, Session } from '../../model/types';
+import { buildItems } from './items';
 import { buildChatRows, rowIndexOf } from './rows';
 import type { ChatRow, RowKind } from './types';
 
@@ -87,6 +88,25 @@ describe('chat rows over the real corpus', () => {
 		expect(delegationsWithChildren).toBeGreaterThanOrEqual(8);
 		expect(diffs).toBeGreaterThan(5);
 		expect(images).toBeGreaterThan(0);
+	});
+});
+
+describe('a tail build (live: from the first changed turn on)', () => {
+	it('gives, for every start turn, the items a whole build gives for those turns', async () => {
+		const sessions = [...(await sessionsOf(join(ROOT, 'corpus'))), ...(await sessionsOf(join(ROOT, 'hostile')))];
+		let tails = 0;
+		for (const s of sessions) {
+			const session = s.result.session;
+			const ctx = { keyPrefix: '', sessionOver: false, childSteps: () => null, childRows: () => null };
+			const whole = buildItems(session, ctx);
+			// A few start turns per session (every turn of a long session would be slow for nothing).
+			const n = session.turns.length;
+			for (const from of new Set([1, 2, Math.floor(n / 2), n - 1].filter((k) => k > 0 && k < n))) {
+				expect(buildItems(session, ctx, from), `${s.key} from turn ${from}`).toEqual(whole.filter((i) => i.turnIndex >= from));
+				tails++;
+			}
+		}
+		expect(tails).toBeGreaterThan(20);
 	});
 });
 

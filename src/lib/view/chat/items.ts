@@ -536,10 +536,50 @@ export function turnItems(
 	return out;
 }
 
+/** One turn's call ids and its results (the first per call id), kept per Turn object: a live
+ *  build returns unchanged turns as the same objects, so a tail rebuild reads them once. */
+interface TurnIds {
+	calls: Set<string>;
+	results: Map<string, PairedResult>;
+}
+const turnIdsCache = new WeakMap<Turn, TurnIds>();
+function turnIds(turn: Turn): TurnIds {
+	let ids = turnIdsCache.get(turn);
+	if (!ids) {
+		ids = { calls: callIds({ turns: [turn] } as Session), results: pairResults({ turns: [turn] } as Session) };
+		turnIdsCache.set(turn, ids);
+	}
+	return ids;
+}
+
+/** The ids the tail (turns from `fromTurn` on) asks about, answered over the whole session:
+ *  the first result of each tail call, and which tail results have a call. The same answers as
+ *  pairResults / callIds for those ids, without walking every atom of the session each time. */
+function tailIds(session: Session, fromTurn: number): { known: Set<string>; results: Map<string, PairedResult> } {
+	const askCalls = new Set<string>();
+	const askResults = new Set<string>();
+	for (let ti = fromTurn; ti < session.turns.length; ti++) {
+		const ids = turnIds(session.turns[ti]);
+		for (const id of ids.calls) askCalls.add(id);
+		for (const id of ids.results.keys()) askResults.add(id);
+	}
+	const results = new Map<string, PairedResult>();
+	const known = new Set<string>();
+	for (const turn of session.turns) {
+		if (askCalls.size === results.size && askResults.size === known.size) break;
+		const ids = turnIds(turn);
+		for (const id of askCalls) {
+			const r = results.has(id) ? undefined : ids.results.get(id);
+			if (r) results.set(id, r);
+		}
+		for (const id of askResults) if (ids.calls.has(id)) known.add(id);
+	}
+	return { known, results };
+}
+
 /** Items of a whole session, turn by turn (from `fromTurn` on: the tail a live append changed). */
 export function buildItems(session: Session, ctx: ItemContext, fromTurn = 0): Item[] {
-	const results = pairResults(session);
-	const known = callIds(session);
+	const { results, known } = fromTurn > 0 ? tailIds(session, fromTurn) : { results: pairResults(session), known: callIds(session) };
 	const out: Item[] = [];
 	for (let ti = Math.max(0, fromTurn); ti < session.turns.length; ti++) out.push(...turnItems(session, ti, ctx, known, results));
 	return out;

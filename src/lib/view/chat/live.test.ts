@@ -110,4 +110,26 @@ describe('rebuildTail', () => {
 		expect(firstChangedTurn(rows, 2, ['T1'])).toBe(0);
 		expect(firstChangedTurn(rows, 2, ['other'])).toBe(1);
 	});
+
+	it('starts at the turn of a plain call that a subagent was just tied to, and at the first turn the model changed', () => {
+		const t1 = turn([user('u1', 'one'), assistant('a1', [toolUse('T1', 'Bash', { command: 'ls' })], { stop: 'tool_use' }), result('r1', 'T1', 'x'), assistant('a2', [text('done')], { stop: 'end_turn' })], true);
+		const t2 = turn([user('u2', 'two'), assistant('a3', [text('ok')], { stop: 'end_turn' })], true);
+		const rows = buildChatRows(session([t1, t2, turn([user('u3', 'three')], false)]));
+		expect(rows.some((r) => r.kind === 'tool' && r.call.id === 'T1')).toBe(true);
+		expect(firstChangedTurn(rows, 3, ['T1'])).toBe(0);
+		// A rebuilt parse can change a turn before the last one.
+		expect(firstChangedTurn(rows, 3, [], 1)).toBe(1);
+		// The previous last turn is redrawn even when the model kept it (a turn after it settles its calls).
+		expect(firstChangedTurn(rows, 3, [], 3)).toBe(2);
+	});
+
+	it('a tail whose result answers a call of a kept turn draws it on that call, not as a stray result', () => {
+		const t1 = turn([user('u1', 'one'), assistant('a1', [toolUse('T1', 'Bash', { command: 'sleep 9' })], { stop: 'tool_use' })], false);
+		const before = buildChatRows(session([t1]));
+		const grown = session([t1, turn([result('r1', 'T1', 'slept'), assistant('a2', [toolUse('T2', 'Read', { file_path: '/x' })], { stop: 'tool_use' }), result('r2', 'T2', 'text')], false)]);
+		const { rows } = rebuildTail(before, grown, {}, {}, 1);
+		const want = buildChatRows(grown).filter((r) => r.turnIndex >= 1);
+		expect(rows.filter((r) => r.turnIndex >= 1)).toEqual(want);
+		expect(want.some((r) => r.kind === 'notice')).toBe(false);
+	});
 });

@@ -4,6 +4,7 @@
 // turn) and, without a state log, by silence: a turn nothing was written to for `quietAfterMs`
 // reads "quiet", never "running" forever. With a state log, its last row says idle / waiting.
 import type { Session } from '../../model/types';
+import { deepEqual } from '../../model/incremental';
 import { buildChatRows, type ChatRowOptions, type ChildLike } from './rows';
 import type { ChatRow, DelegationRow, GroupEntry, ToolCallView } from './types';
 
@@ -136,13 +137,22 @@ export function liveStatus(
 	}
 }
 
-/** The first turn a live append can have changed: the previous last turn, or an earlier turn
- *  holding the delegation row of a subagent whose transcript grew. */
-export function firstChangedTurn(before: readonly ChatRow[], previousTurns: number, grownCalls: readonly string[] = []): number {
-	let from = Math.max(0, previousTurns - 1);
-	if (grownCalls.length) {
-		const grown = new Set(grownCalls);
-		for (const r of before) if (r.kind === 'delegation' && grown.has(r.call.id)) from = Math.min(from, r.turnIndex);
+/** The first turn a live append can have changed: the previous last turn (its rows change when a
+ *  turn follows it: its calls settle), the first turn the builder did not keep (`modelFirst`,
+ *  IncrementalBuilder.change.firstChangedTurn: a rebuild can change earlier turns), or an earlier
+ *  turn holding the row of a call whose subagent grew or was tied to it / untied from it. */
+export function firstChangedTurn(before: readonly ChatRow[], previousTurns: number, changedCalls: readonly string[] = [], modelFirst = Infinity): number {
+	let from = Math.min(Math.max(0, previousTurns - 1), modelFirst);
+	if (changedCalls.length) {
+		const changed = new Set(changedCalls);
+		for (const r of before) {
+			if (r.turnIndex >= from) break;
+			const hit =
+				r.kind === 'delegation' || r.kind === 'tool'
+					? changed.has(r.call.id)
+					: r.kind === 'tool-group' && r.entries.some((e) => e.kind === 'tool' && changed.has(e.call.id));
+			if (hit) from = r.turnIndex;
+		}
 	}
 	return from;
 }
@@ -166,8 +176,11 @@ export function rebuildTail(
 	const reused = keep;
 	const kept = before.slice(0, reused);
 	const prefix = opts.keyPrefix ?? '';
-	const placed = new Set(kept.map((r) => r.key));
-	const metadata = opts.metadata?.filter((m) => !placed.has(`${prefix}r:${m.file}:${m.line}`));
+	// Only raw-card rows can hold a record; only records with a value make one (rows.ts).
+	const recordKey = `${prefix}r:`;
+	const placed = new Set<string>();
+	for (const r of kept) if (r.key.startsWith(recordKey)) placed.add(r.key);
+	const metadata = opts.metadata?.filter((m) => m.value !== undefined && !placed.has(`${recordKey}${m.file}:${m.line}`));
 	const tail = buildChatRows(session, children, { ...opts, metadata, fromTurn });
 	// Rows of the tail that came out the same stay the same objects, so nothing redraws them.
 	const rows = kept.concat(tail.map((r, i) => sameRow(before[reused + i], r) ?? r));
@@ -175,6 +188,7 @@ export function rebuildTail(
 	return { rows, keep };
 }
 
+// A walk that stops at the first difference, not two JSON strings per row (tool output can be large).
 function sameRow(old: ChatRow | undefined, row: ChatRow): ChatRow | null {
-	return old && old.key === row.key && JSON.stringify(old) === JSON.stringify(row) ? old : null;
+	return old && old.key === row.key && deepEqual(old, row) ? old : null;
 }
