@@ -18,12 +18,12 @@ const engine = new Engine();
 const out = await engine.load(1, { files: [{ path: file.split('/').pop() ?? 'session.jsonl', blob: new Blob([bytes]) }] });
 if (!out.ok) throw new Error(out.message);
 const key = out.sessions[0].key;
-engine.chatIndex(key); // the rows exist once the session is open; search adds only its fields
+await engine.chatIndex(key); // the rows exist once the session is open; search adds only its fields
 const heap = () => {
 	for (let i = 0; i < 3; i++) gc();
 	return process.memoryUsage().heapUsed;
 };
 const before = heap();
-const built = engine.prepareSearch([key]);
+const built = await engine.prepareSearch([key]);
 const after = heap();
 console.log(JSON.stringify({ fileBytes: bytes.length, chars: built.chars, fields: built.fields, addedBytes: after - before }));
