@@ -253,3 +253,62 @@ test('desktop: the hover time of a row sits inside the row', async ({ page }) =>
   await expectNoSidewaysScroll(page);
 });
 
+
+/** A panel or dialog that fits: inside the viewport horizontally, and the page does not scroll sideways. */
+async function expectFits(page: Page, selector: string) {
+  const box = (await page.locator(selector).first().boundingBox())!;
+  const width = page.viewportSize()!.width;
+  expect(box.x, selector).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, selector).toBeLessThanOrEqual(width + 0.5);
+  await expectNoSidewaysScroll(page);
+}
+
+for (const device of ['Pixel 7', '320 × 640'] as const) {
+  test.describe(`${device}: this round's panels`, () => {
+    test.use(VIEWPORTS[device]);
+
+    test('search, usage and the share / export dialog fit the screen and are reached through the menu', async ({ page }) => {
+      await VIEWS['corpus file'](page);
+      const menu = page.getByRole('button', { name: 'Menu' });
+      // Search: the field is in the menu; typing keeps the menu open and the results fit.
+      await menu.click();
+      await page.locator('input[type=search]').fill('the');
+      await expect(page.locator('[data-search-count]')).toHaveText(/^\d+ result/);
+      await menu.click(); // folds the menu; Esc would close the search itself
+      await expect(page.locator('#toolbar-actions')).toBeHidden();
+      await expectFits(page, 'section.results');
+      // Usage: a menu action; its panel covers the chat instead of squeezing it.
+      await menu.click();
+      await page.locator('[data-action=usage]').click();
+      await expect(page.locator('[data-usage-panel]')).toBeVisible();
+      await expectFits(page, '[data-usage-panel]');
+      await expect(page.locator('[data-chart=context]')).toBeVisible();
+      await page.locator('[data-action=usage]').evaluate((b: HTMLElement) => b.click());
+      // Export and Copy link open the one dialog; it fits, and its controls are reachable.
+      await menu.click();
+      await page.locator('[data-action=export]').click();
+      const dialog = page.locator('[data-dialog="share"]');
+      await expect(dialog).toBeVisible();
+      await expectFits(page, '[data-dialog="share"]');
+      await expect(dialog.locator('[data-action="download"]')).toBeVisible();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await menu.click();
+      await page.getByRole('button', { name: 'Copy link' }).click();
+      await expect(dialog).toHaveAttribute('data-purpose', 'share');
+      await expectFits(page, '[data-dialog="share"]');
+    });
+
+    test('the project tree: the timeline overview and the session drawer fit', async ({ page }) => {
+      await VIEWS['project tree'](page);
+      await page.getByRole('button', { name: /^Timeline/ }).click();
+      const allSessions = page.getByRole('button', { name: 'All sessions' });
+      await allSessions.click();
+      await expect(page.locator('[data-overview-row]').first()).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await page.getByRole('button', { name: /^Sessions \(\d+\)$/ }).click();
+      await expectFits(page, '#session-drawer');
+      await page.locator('#session-drawer [data-session-key]').nth(1).click();
+      await expect(page.locator('#session-drawer')).toBeHidden();
+    });
+  });
+}
