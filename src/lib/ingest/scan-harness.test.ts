@@ -1,9 +1,11 @@
 // The scan on drops of other harnesses: a ~/.codex/sessions-like folder of rollouts, and a mixed
 // drop (Claude Code project + Codex rollouts + a Gemini CLI chat with a sub-agent file).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { groupScans, prefersScan, scanInputs } from './scan.ts';
+import { loadSessions } from './load-files.ts';
+import { groupScans, prefersScan, scanInputs, SCAN_HEAD, SCAN_TAIL } from './scan.ts';
 import { harnessProject } from './scan-harness.ts';
-import { claudeProject, CODEX_SPAWN, codexRollouts, dropFolder, GEMINI_PROJECT } from './test-helpers.ts';
+import { claudeProject, CODEX_SPAWN, codexRollouts, CORPUS, dropFolder, GEMINI_PROJECT } from './test-helpers.ts';
 import type { InputFile } from './types.ts';
 
 describe('scan of a Codex sessions folder', () => {
@@ -72,5 +74,47 @@ describe('harnessProject', () => {
 		expect(harnessProject('rollout-x.jsonl', 'codex')).toBe('');
 		expect(harnessProject('tmp/abc/chats/session-1.jsonl', 'gemini')).toBe('tmp/abc');
 		expect(harnessProject('pi/sessions/x.jsonl', 'pi')).toBe('pi/sessions');
+	});
+});
+
+describe('the scan groups harness files as the full load does', () => {
+	const H = join(CORPUS, '../harnesses');
+	const folders = [
+		'codex/daaain__claude-code-log/test/test_data/codex/sessions',
+		'gemini/_authored__harness-corpus/tmp/calc-project',
+		'opencode/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/opencode/storage_v2',
+		'opencode/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/opencode/storage_legacy',
+		'cursor/jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cursor/subagent',
+		'strap/_authored__harness-corpus',
+		'pi/kenn-io__agentsview/internal/parser/testdata/pi'
+	];
+	for (const folder of folders) {
+		it(folder.split('/')[0] + ': ' + folder.split('/').at(-1), async () => {
+			const drop = dropFolder(join(H, folder)).filter((f) => !/(LICENSE|README\.md)$/.test(f.path));
+			const [{ listing }, full] = await Promise.all([scanInputs(drop), loadSessions(drop)]);
+			const filesOf = (paths: string[]) => [...paths].sort().join(' ');
+			expect(listing.sessions.length).toBeGreaterThan(0);
+			// Whatever the full load cannot read, the scan leaves unused too (a migration marker file, for one).
+			expect(listing.unused.map((u) => u.path).sort()).toEqual(full.unknown.map((u) => u.path).sort());
+			expect(listing.sessions.map((s) => filesOf(s.files)).sort()).toEqual(full.sessions.map((s) => filesOf(s.files.map((f) => f.path))).sort());
+			for (const s of listing.sessions) {
+				const built = full.sessions.find((b) => b.files.some((f) => f.path === s.files[0]));
+				expect(s.harness).toBe(built?.meta.harness);
+				expect(s.title).toBe(built?.meta.title);
+				expect(built?.key.startsWith(`${s.id}-`)).toBe(true);
+			}
+		});
+	}
+
+	it('a rollout bigger than the head and tail: title from the head, last time from the tail', async () => {
+		const [small] = codexRollouts(1);
+		const text = await small.blob.text();
+		const pad = (i: number) => JSON.stringify({ timestamp: `2026-05-01T09:${String(i % 60).padStart(2, '0')}:00.000Z`, type: 'event_msg', payload: { type: 'agent_reasoning', text: 'x'.repeat(400) } });
+		const last = JSON.stringify({ timestamp: '2026-05-01T11:30:00.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'done' } });
+		const big = text + Array.from({ length: 300 }, (_, i) => pad(i)).join('\n') + '\n' + last + '\n';
+		const { listing } = await scanInputs([{ path: small.path, blob: new Blob([big]) }]);
+		const [s] = listing.sessions;
+		expect(s.bytes).toBeGreaterThan(SCAN_HEAD + SCAN_TAIL);
+		expect(s).toMatchObject({ harness: 'codex', title: 'Rollout 0: what does divide() do on zero? Screenshot of the failure attached.', exact: false, endedAt: Date.parse('2026-05-01T11:30:00.000Z') });
 	});
 });
