@@ -5,7 +5,7 @@
 // thread its session_meta names, a Gemini sub-agent file under chats/<parentId>/ with that
 // session, a Cursor <dir>/subagents/ file with the one transcript in <dir>, OpenCode message and
 // part documents with their session. The full parse on open is still load-files.ts.
-import type { HarnessId } from '../model/harness/kit.ts';
+import { msOf, type HarnessId } from '../model/harness/kit.ts';
 import type { FileRecords } from '../model/index.ts';
 import type { HeadSniff } from './classify.ts';
 import { harnessTitle, openCodeKind, runAdapter, type HarnessFormat } from './harnesses.ts';
@@ -37,13 +37,6 @@ export interface HarnessFacts {
 	lastMs: number | null;
 	model: string | null;
 	cwd: string | null;
-}
-
-function msOf(v: unknown): number | null {
-	if (typeof v === 'number' && Number.isFinite(v)) return v > 1e11 ? v : v * 1000;
-	if (typeof v !== 'string') return null;
-	const ms = Date.parse(v);
-	return Number.isFinite(ms) ? ms : null;
 }
 
 /** The one JSON value of a document whose whole text the head holds, or undefined. */
