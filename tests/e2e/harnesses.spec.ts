@@ -2,6 +2,8 @@
 // input and draw with the same row kinds as Claude Code: prompts, replies, thinking, tool work,
 // an apply_patch diff, delegations whose child rows open, compactions and notices.
 import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORPUS, ROOT, openApp, pickFiles, pickFolder, scrollToRow, stats, waitCached } from './helpers';
 
@@ -163,4 +165,40 @@ test('a Claude Code session exported as Strap loads back through the file input 
 	const after = await childRowsOf(await openDelegation(page));
 	// The session has no thinking, images or system records, so nothing is left out: the same rows.
 	expect(after).toEqual(before);
+});
+
+test('a folder of 30 Codex rollouts is listed from the scan and a rollout opens from the list', async ({ page }) => {
+	// ~/.codex/sessions in miniature: one authored rollout made into 30, one per day folder.
+	const root = mkdtempSync(join(tmpdir(), 'loupe-codex-'));
+	const sessions = join(root, 'sessions');
+	const sample = readFileSync(join(H, 'codex/_authored__harness-corpus/sessions/2026/04/10/rollout-2026-04-10T08-00-00-cccccccc-0000-7000-8000-000000000003.jsonl'), 'utf8');
+	for (let i = 0; i < 30; i++) {
+		const day = new Date(Date.UTC(2026, 4, 1 + i)).toISOString().slice(0, 10);
+		const id = `cccccccc-0000-7000-8000-${String(i).padStart(12, '0')}`;
+		const dir = join(sessions, ...day.split('-'));
+		mkdirSync(dir, { recursive: true });
+		const body = sample.replaceAll('cccccccc-0000-7000-8000-000000000003', id).replaceAll('2026-04-10', day).replaceAll('What does divide() do on zero?', `Rollout ${i} asks what divide() does on zero?`);
+		writeFileSync(join(dir, `rollout-${day}T08-00-00-${id}.jsonl`), body);
+	}
+	try {
+		await openApp(page);
+		await pickFolder(page, sessions);
+		const entries = page.getByRole('navigation', { name: 'Sessions' }).locator('button[data-session-key]');
+		await expect(page.locator('[data-session-count]')).toHaveAttribute('data-session-count', '30');
+		expect((await stats(page)).sessions).toBe(30);
+		await expect(page.getByRole('navigation', { name: 'Sessions' }).locator('button[data-session-key][data-harness=codex]').first()).toBeVisible();
+		expect(await entries.evaluateAll((els) => els.every((el) => el.getAttribute('data-harness') === 'codex'))).toBe(true);
+		// Newest first: the list opens on rollout 29; rollout 26 is built only when clicked.
+		const target = entries.filter({ hasText: 'Rollout 26 asks' });
+		const key = await target.getAttribute('data-session-key');
+		// Listed from the scan, not parsed whole: an unbuilt entry shows an estimated turn count.
+		await expect(target).toContainText('~');
+		await target.click();
+		await expect(page.locator('main[data-session-key]')).toHaveAttribute('data-session-key', key ?? '');
+		await expect(page.locator('[data-row-kind=user]', { hasText: 'Rollout 26 asks' }).first()).toBeVisible();
+		await expect(target).not.toContainText('~');
+		expect(await harnessOf(page)).toBe('codex');
+	} finally {
+		rmSync(root, { recursive: true, force: true });
+	}
 });

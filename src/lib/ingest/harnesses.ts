@@ -225,7 +225,7 @@ export interface HarnessInput {
 }
 
 /** Run the file's adapter; an unexpected throw becomes an issue (adapters are written never to throw). */
-function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
+export function runAdapter(x: HarnessInput, failures: Issue[]): HarnessResult | null {
 	try {
 		const f = x.file;
 		if (f.format === 'codex' && x.records) return parseCodex(x.records);
@@ -368,14 +368,19 @@ function linkChildren(parsed: Parsed[]): { roots: Parsed[]; kids: Map<Parsed, { 
 	return { roots, kids };
 }
 
-function titleOf(r: HarnessResult): string {
+/** The harness's own title, else the first prompt a human typed (injected context is not one), else null. */
+export function harnessTitle(r: HarnessResult): string | null {
 	if (r.info.title) return clip(r.info.title, TITLE_MAX);
 	for (const t of r.session.turns)
 		for (const a of t.atoms) if (a.type === 'user' && a.author === 'human') {
 			const text = atomText(a);
 			if (text) return clip(text.replace(/\s+/g, ' ').trim(), TITLE_MAX);
 		}
-	return `Session ${r.info.id.slice(0, 8)}`;
+	return null;
+}
+
+function titleOf(r: HarnessResult): string {
+	return harnessTitle(r) ?? `Session ${r.info.id.slice(0, 8)}`;
 }
 
 /** Build the sessions of every harness file of a load (children attached, standalone otherwise). */

@@ -8,18 +8,23 @@
 // into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
 // subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
 // takes that session in as an ancestor (the ancestor is not listed on its own).
+// Files of other harnesses (Codex, Gemini CLI, Strap, pi, Cursor, OpenCode) are scanned and
+// grouped by scan-harness.ts and listed beside them, with their harness.
 // Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
 //
 // Estimates are marked as such: `turnsEst` is the first prompt plus the later prompts seen in the
 // head extrapolated over the file's size (`exact` when the head was the whole file).
-import { classifyFile, sniffHead } from './classify.ts';
+import { classifyFile, sniffHead, type HeadSniff } from './classify.ts';
 import { cyrb53 } from './load-files.ts';
 import { msOf, titleFields } from './summary.ts';
 import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
-import type { FileKind, InputFile } from './types.ts';
+import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
+import type { HarnessId } from '../model/harness/kit.ts';
+import { isHarnessFile } from './harnesses.ts';
+import { harnessProject, harnessRoots, scanHarnessHead, SCAN_DOC_FORMATS, SCAN_DOC_MAX, type HarnessFacts } from './scan-harness.ts';
 
 export const SCAN_HEAD = 32 * 1024;
 export const SCAN_TAIL = 16 * 1024;
@@ -50,16 +55,18 @@ export interface FileScan extends TitleFacts {
 	linked: string[];
 	/** name:size:hash(head):hash(tail), for the session key. */
 	fingerprint: string;
+	/** A file of another harness than Claude Code: what its head says (null for Claude Code files). */
+	other: HarnessFacts | null;
 }
 
 /** One listed session: enough for the list and to build it later from `files`. */
 export interface ScannedSession {
 	key: string;
-	/** The leaf file's stem (the session id Claude Code named it by). */
+	/** The leaf file's stem (the session id Claude Code named it by); another harness's own session id. */
 	id: string;
 	/** Folder holding the leaf transcript ('' at the top of the drop). */
 	project: string;
-	harness: 'claude-code';
+	harness: HarnessId;
 	title: string;
 	startedAt: number | null;
 	endedAt: number | null;
@@ -71,7 +78,8 @@ export interface ScannedSession {
 	subagents: number;
 	model: string | null;
 	cwd: string | null;
-	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log. */
+	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log
+	 *  (another harness: its main file first, then child threads / storage documents). */
 	files: string[];
 }
 
@@ -142,7 +150,8 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 		aiTitle: null,
 		summaries: [],
 		uuids: new Set(),
-		firstPrompt: null
+		firstPrompt: null,
+		other: null
 	};
 	if (c.kind !== 'transcript' && c.kind !== 'subagent') return scan;
 	if (c.format === 'web-json') return scan;
@@ -150,6 +159,7 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 	const headRecs = (sniff?.values ?? []).filter(isObj);
 	// A whole small file whose lines outnumber the sniff's cap still needs its last time and titles.
 	const tailRecs = !whole ? tailRecords(tail) : headRecs.length >= 200 ? tailRecords(head) : [];
+	if (sniff && isHarnessFile(c)) return scanOther(scan, c, sniff, tailRecs);
 	const linked = new Set<string>();
 	let firstCommand: string | null = null;
 	const visit = (r: Obj, inHead: boolean) => {
@@ -184,6 +194,18 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 	return scan;
 }
 
+/** A file of another harness: its adapter read the head; the tail adds the last time it names. */
+function scanOther(scan: FileScan, c: ClassifiedFile, sniff: HeadSniff, tailRecs: Obj[]): FileScan {
+	const other = scanHarnessHead(c, sniff, scan.bytes);
+	let lastMs = other.lastMs;
+	for (const r of tailRecs) {
+		const ms = msOf(r.timestamp);
+		if (ms !== null && (lastMs === null || ms > lastMs)) lastMs = ms;
+	}
+	const firstMs = other.firstMs ?? lastMs;
+	return { ...scan, other: { ...other, lastMs }, firstMs, lastMs, model: other.model, cwd: other.cwd, prompts: other.prompts, firstPrompt: other.title };
+}
+
 /** The project folder of a path inside a session's own folder (`<project>/<sid>/subagents/x`). */
 function projectOfNested(path: string, marker: string): { project: string; sid: string } | null {
 	const s = segments(path);
@@ -210,7 +232,7 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	const byId = new Map<string, Draft[]>();
 	const keyOf = (project: string, sid: string) => `${project}\n${sid}`;
 	for (const f of scans) {
-		if (f.kind !== 'transcript') continue;
+		if (f.kind !== 'transcript' || f.other) continue;
 		const d: Draft = { leaf: f, ancestors: [], subagents: [], sidecars: [], hidden: false };
 		drafts.set(keyOf(dirOf(f.path), stemOf(f.path)), d);
 		for (const id of new Set([stemOf(f.path), f.sessionId ?? ''])) if (id) byId.set(id, [...(byId.get(id) ?? []), d]);
@@ -258,8 +280,47 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	const sessions: ScannedSession[] = [];
 	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));
 	if (!opts.partial) for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+	sessions.push(...otherSessions(scans, unused, opts.partial ?? false));
 	sessions.sort((a, b) => (b.endedAt ?? b.startedAt ?? -Infinity) - (a.endedAt ?? a.startedAt ?? -Infinity) || (a.key < b.key ? -1 : 1));
 	return { sessions, unused };
+}
+
+/** Sessions of other harnesses: each root file with the files that belong to it (scan-harness.ts). */
+function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused'], partial: boolean): ScannedSession[] {
+	const files = scans.filter((f): f is FileScan & { other: HarnessFacts } => f.kind === 'transcript' && f.other !== null);
+	const { roots, orphans } = harnessRoots(files, partial);
+	for (const o of orphans) unused.push({ path: o.path, reason: `an OpenCode ${o.other.openCode ?? 'storage'} document whose session is not in the drop` });
+	const members = new Map<FileScan, FileScan[]>();
+	for (const [f, root] of roots) if (f !== root) members.set(root, [...(members.get(root) ?? []), f]);
+	const out: ScannedSession[] = [];
+	for (const [f, root] of roots) {
+		if (f !== root) continue;
+		const rest = members.get(f) ?? [];
+		const all = [f, ...rest];
+		// OpenCode keeps one small document per message: the session's times span them all.
+		const timed = f.other.format === 'opencode' ? all : [f];
+		const firsts = timed.map((x) => x.firstMs).filter((x): x is number => x !== null);
+		const lasts = timed.map((x) => x.lastMs).filter((x): x is number => x !== null);
+		const id = f.other.thread || stemOf(f.path);
+		const turns = f.other.format === 'opencode' ? all.reduce((n, x) => n + x.prompts, 0) : f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+		out.push({
+			key: `${id}-${cyrb53(new TextEncoder().encode(all.map((x) => x.fingerprint).sort().join('\n'))).toString(36)}`,
+			id,
+			project: harnessProject(f.path, f.other.harness),
+			harness: f.other.harness,
+			title: f.firstPrompt ?? all.find((x) => x.firstPrompt)?.firstPrompt ?? `Session ${id.slice(0, 8)}`,
+			startedAt: firsts.length ? Math.min(...firsts) : null,
+			endedAt: lasts.length ? Math.max(...lasts) : null,
+			bytes: all.reduce((n, x) => n + x.bytes, 0),
+			turnsEst: turns,
+			exact: all.every((x) => x.whole),
+			subagents: f.other.format === 'opencode' ? 0 : rest.length,
+			model: f.model ?? all.find((x) => x.model)?.model ?? null,
+			cwd: f.cwd ?? all.find((x) => x.cwd)?.cwd ?? null,
+			files: all.map((x) => x.path)
+		});
+	}
+	return out;
 }
 
 function toSession(d: Draft): ScannedSession {
@@ -297,7 +358,7 @@ function toSession(d: Draft): ScannedSession {
 // ── the scan index: reusing an earlier scan of the same file ───────────────
 
 /** Bumped whenever FileScan's meaning changes, so stored scans of an older scan are not reused. */
-export const SCAN_VERSION = 1;
+export const SCAN_VERSION = 2;
 
 /** A FileScan as stored between visits: uuids kept only where a summary names them. */
 export interface StoredScan extends Omit<FileScan, 'uuids'> {
@@ -380,7 +441,10 @@ export async function scanInputs(
 					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
 				} else {
 					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
-					scans[at] = scanFile(path, head, tail, size);
+					const s = scanFile(path, head, tail, size);
+					// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
+					const doc = s.other !== null && SCAN_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
+					scans[at] = doc ? scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size) : s;
 				}
 			} catch (e) {
 				opts.signal?.throwIfAborted();

@@ -21,6 +21,7 @@ import { withSubagentLanes } from '../view/timeline/subagent-lanes.ts';
 import { prefersScan, scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../ingest/scan.ts';
 import { ByteLru } from '../ingest/lru.ts';
 import { dirOf, normPath, stemOf } from '../ingest/paths.ts';
+import { HARNESS_LABELS } from '../ingest/harnesses.ts';
 import type { ListEntry } from '../view/sessions/list.ts';
 import { PRICES, projectUsage, sessionUsage, type ProjectUsage, type SessionUsage } from '../view/usage/index.ts';
 import { fieldsOfRows, runSearch, SessionTextCache, textChars, type FoldedTexts, type SearchBatch, type SearchField, type SearchOutcome, type SearchRequest } from '../view/search/index.ts';
@@ -274,7 +275,9 @@ export class Engine {
     // A file that cannot be read again (moved, permission gone) makes this open fail, not the engine.
     const out = await loadSessions(files).catch(() => null);
     if (!out) return null;
-    const leaf = listed.files.find((p) => stemOf(p) === listed.id && dirOf(p) === listed.project);
+    // Another harness lists its main file first (its id is the harness's own, not a file stem).
+    const other = listed.harness !== 'claude-code';
+    const leaf = other ? listed.files[0] : listed.files.find((p) => stemOf(p) === listed.id && dirOf(p) === listed.project);
     const loaded = out.sessions.find((s) => s.files.at(-1) !== undefined && s.files.some((f) => f.path === leaf) && s.key.startsWith(`${listed.id}-`)) ?? out.sessions[0];
     // The listed key stays the session's identity, so the page's list and the built session agree.
     return loaded ? { ...loaded, key: listed.key } : null;
@@ -615,7 +618,7 @@ function entryOfScan(s: ScannedSession): ListEntry {
     key: s.key,
     project: s.project,
     harness: s.harness,
-    harnessLabel: 'Claude Code',
+    harnessLabel: HARNESS_LABELS[s.harness],
     title: s.title,
     startedAt: s.startedAt,
     endedAt: s.endedAt,
