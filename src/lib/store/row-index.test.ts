@@ -92,7 +92,7 @@ describe('row index store', () => {
     expect(await store.read('keep')).not.toBeNull();
     expect(await store.read('gone')).toBeNull();
     const after = await openDB(name, ROW_INDEX_DB_VERSION);
-    expect((await after.getAllKeys('chunks')).map(([id]) => id)).toEqual([indexId('keep')]);
+    expect((await after.getAllKeys('chunks')).map((k) => (k as [string, number])[0])).toEqual([indexId('keep')]);
     after.close();
     store.close();
   });
