@@ -109,6 +109,31 @@ test('reload, then reopen the session from Recent sessions', async ({ page }) =>
   expect(after.atoms).toBe(before.atoms);
 });
 
+type Hooks = { __loupe: { rows: (a: number, b: number) => Promise<unknown[]>; indexWrite: () => unknown; restored: () => boolean; search: (q: string) => Promise<{ total: number }> } };
+
+test('a session reopened from Recent sessions is shown from its persisted row index: same rows, search still finds', async ({ page }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  const before = await stats(page);
+  const rowsBefore = await page.evaluate((n) => (window as unknown as Hooks).__loupe.rows(0, n), before.rows);
+  const found = await page.evaluate(() => (window as unknown as Hooks).__loupe.search('timeline component'));
+  expect(found.total).toBeGreaterThan(0);
+  await waitCached(page);
+  // The worker persists the shown session's row index after caching it.
+  await page.waitForFunction(() => !!(window as unknown as Hooks).__loupe.indexWrite());
+  await page.goto('/');
+  await page.locator('[data-recent-session]').first().locator('button.open').click();
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  expect(await page.evaluate(() => (window as unknown as Hooks).__loupe.restored())).toBe(true);
+  const after = await stats(page);
+  expect([after.turns, after.atoms, after.rows, after.issues]).toEqual([before.turns, before.atoms, before.rows, before.issues]);
+  expect(await page.evaluate((n) => (window as unknown as Hooks).__loupe.rows(0, n), after.rows)).toEqual(rowsBefore);
+  await expect(page.locator('[data-row-kind=user]').first()).toBeVisible();
+  // Search needs the model: it waits for the background rebuild, through the field as a person types.
+  await page.locator('input[type=search]').fill('timeline component');
+  await expect(page.locator('[data-search-count]')).toHaveText(new RegExp(`^${found.total} result`));
+});
+
 test('offline after a first visit: the app and a cached session still load', async ({ page, context }) => {
   await openApp(page);
   await pickFiles(page, [SESSION]);

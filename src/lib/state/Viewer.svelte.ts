@@ -13,7 +13,9 @@ import { normPath } from '../ingest/paths.ts';
 import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
-import { LoadError, resolveSource, type LoadSource } from './sources.ts';
+import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
+import { sessionContentHash } from '../store/content-hash.ts';
+import type { WriteStats } from '../store/row-index.ts';
 
 /** Files per message when a big drop is handed to the worker. */
 const STAGE_BATCH = 20;
@@ -71,6 +73,11 @@ export class Viewer {
   /** Files of the open load, kept for share links and the cache. */
   files = $state.raw<{ path: string; blob: Blob }[]>([]);
 
+  /** The last load was a cached session shown from its persisted row index (its model rebuilt behind). */
+  restored = $state(false);
+  /** The last row index the worker persisted (null until one is written). */
+  indexWrite = $state.raw<(WriteStats & { key: string }) | null>(null);
+
   /** Leading rows of `chatIndex` unchanged since the chat last fetched them (following a folder). */
   chatKeep = $state(0);
 
@@ -98,7 +105,10 @@ export class Viewer {
     try {
       // Only a cached source waits for IndexedDB; everything else loads without it.
       const cache = source.kind === 'cached' ? await this.#openCache() : null;
-      const files = await resolveSource(source, cache, this.#base);
+      const cached = source.kind === 'cached' ? await resolveCached(cache, source.key) : null;
+      const files = cached ? cached.files : await resolveSource(source, cache, this.#base);
+      // A cached session may have a persisted row index: it is keyed by its files' content.
+      const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
       const { api, inWorker } = await engineClient();
       const onProgress = proxied((p: LoadProgress) => {
@@ -122,7 +132,9 @@ export class Viewer {
         }
         staged = true;
       }
-      const outcome = await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
+      const outcome = cached && contentHash
+        ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
+        : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       if (!current()) return;
       this.scanProgress = null;
       if (!outcome.ok) throw new LoadError(outcome.message);
@@ -137,8 +149,10 @@ export class Viewer {
       await this.#show(api, outcome.sessions[0].key, true);
       if (!current()) return;
       this.loadMs = performance.now() - started;
+      this.restored = !!outcome.restored;
       this.#setState('ready');
-      if (source.kind !== 'cached') void this.#remember(outcome.sessions, files);
+      if (source.kind !== 'cached') void this.#remember(outcome.sessions, files, outcome.sessions[0].key);
+      else if (!outcome.restored) void this.#persistIndex(outcome.sessions[0].key);
       if (outcome.scanned) {
         void this.#rememberScans(api, generation);
         this.#prefetchAfter(api, outcome.sessions[0].key);
@@ -172,8 +186,8 @@ export class Viewer {
       // Summaries are small (no atoms); the built sessions behind them are bounded by the engine.
       this.sessions = [...this.sessions, summary];
       this.list = this.list.map((e) => (e.key === key ? { ...e, turns: summary.turns, turnsExact: true } : e));
-      void this.#remember([summary], this.files);
-    }
+      void this.#remember([summary], this.files, key);
+    } else void this.#persistIndex(key);
     if (stale()) return;
     await this.#show(api, key, this.scanned, stale);
     if (this.scanned && !stale()) this.#prefetchAfter(api, key);
@@ -221,6 +235,7 @@ export class Viewer {
     const cache = await this.#openCache();
     await cache?.remove(key);
     await this.refreshRecent();
+    await this.#pruneIndexes();
   }
 
   /** Counts for the open view (window.__loupe.stats()). */
@@ -362,8 +377,9 @@ export class Viewer {
     if (generation === this.#generation) this.scansKept = all.length;
   }
 
-  /** Caches each loaded session as its own raw files (best effort; never fails the load). */
-  async #remember(sessions: SessionSummary[], files: { path: string; blob: Blob }[]): Promise<void> {
+  /** Caches each loaded session as its own raw files (best effort; never fails the load), then
+   *  persists the row index of `shown` (the session on screen) for a reopen without parsing. */
+  async #remember(sessions: SessionSummary[], files: { path: string; blob: Blob }[], shown: string | null = null): Promise<void> {
     const cache = await this.#openCache();
     if (!cache) return;
     const byPath = new Map(files.map((f) => [f.path, f.blob]));
@@ -376,6 +392,38 @@ export class Viewer {
       await cache.put({ key: s.key, title, startedAt, endedAt, bytes, turns }, own);
     }
     await this.refreshRecent();
+    // Caching may have evicted sessions: their row indexes go with them.
+    await this.#pruneIndexes();
+    if (shown) await this.#persistIndex(shown);
+  }
+
+  /** Has the worker persist a cached session's row index (summary, chat rows, timeline), keyed
+   *  by its files' content hash; the worker skips it when it is already there. */
+  async #persistIndex(key: string): Promise<void> {
+    try {
+      const cache = await this.#openCache();
+      const meta = cache ? (await cache.list()).find((m) => m.key === key) : undefined;
+      if (!meta) return; // not cached (too large, no storage): nothing to key an index by
+      const contentHash = await sessionContentHash(meta.files);
+      const { api } = await engineClient();
+      const stats = await api.persistIndex(key, contentHash);
+      if (stats) this.indexWrite = { ...stats, key };
+    } catch {
+      /* best effort: the next reopen parses in full */
+    }
+  }
+
+  /** Row indexes live exactly as long as their session's cache entry (session-cache.ts evicts). */
+  async #pruneIndexes(): Promise<void> {
+    try {
+      const cache = await this.#openCache();
+      if (!cache || cache.status !== 'ok') return;
+      const keep = await Promise.all((await cache.list()).map((m) => sessionContentHash(m.files)));
+      const { api } = await engineClient();
+      await api.pruneIndexes(keep);
+    } catch {
+      /* best effort */
+    }
   }
 }
 

@@ -27,7 +27,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     return { api, inWorker: true };
   } catch {
     const { Engine } = await import('../worker/engine.ts');
-    const engine = new Engine();
+    const { openRowIndex } = await import('../store/row-index.ts');
+    const engine = new Engine({ rowIndex: () => openRowIndex() });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
       stage: async (...a) => engine.stage(...a),
@@ -55,7 +56,10 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       prefetch: async (...a) => engine.prefetch(...a),
       builtKeys: async () => engine.builtKeys(),
       scanStats: async () => engine.scanStats(),
-      scanRecords: async (...a) => engine.scanRecords(...a)
+      scanRecords: async (...a) => engine.scanRecords(...a),
+      loadPersisted: async (...a) => engine.loadPersisted(...a),
+      persistIndex: async (...a) => engine.persistIndex(...a),
+      pruneIndexes: async (...a) => engine.pruneIndexes(...a)
     };
     return { api, inWorker: false };
   }

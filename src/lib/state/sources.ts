@@ -2,7 +2,7 @@
 // pasted text, a `?src=` URL, a cached session, the bundled sample, a `#z=` share payload.
 // Each failure becomes one human sentence (LoadError), never a stack trace.
 import type { InputFile } from '../worker/protocol.ts';
-import type { SessionCache } from '../store/session-cache.ts';
+import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { decodeShare } from '../view/links/share.ts';
 
 export type LoadSource =
@@ -27,11 +27,8 @@ export async function resolveSource(source: LoadSource, cache: SessionCache | nu
       return [{ path: source.name, blob: new Blob([source.text], { type: 'application/jsonl' }) }];
     case 'url':
       return [await fetchFile(source.url)];
-    case 'cached': {
-      const hit = cache ? await cache.open(source.key) : undefined;
-      if (!hit) throw new LoadError('That session is no longer in this browser’s cache; drop its files again.');
-      return hit.files.map((f) => ({ path: f.path, blob: f.blob }));
-    }
+    case 'cached':
+      return (await resolveCached(cache, source.key)).files;
     case 'sample': {
       const manifest = (await (await fetch(`${base}/${SAMPLE_DIR}/manifest.json`)).json()) as { files: string[] };
       return Promise.all(
@@ -44,6 +41,13 @@ export async function resolveSource(source: LoadSource, cache: SessionCache | nu
       return decoded.files.map((f) => ({ path: f.name, blob: new Blob([f.text]) }));
     }
   }
+}
+
+/** A cached session's files with the catalogue entry they came from (its file hashes key the row index). */
+export async function resolveCached(cache: SessionCache | null, key: string): Promise<{ files: InputFile[]; meta: CachedMeta }> {
+  const hit = cache ? await cache.open(key) : undefined;
+  if (!hit) throw new LoadError('That session is no longer in this browser’s cache; drop its files again.');
+  return { files: hit.files.map((f) => ({ path: f.path, blob: f.blob })), meta: hit.meta };
 }
 
 async function fetchFile(url: string): Promise<InputFile> {

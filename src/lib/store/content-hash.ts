@@ -31,3 +31,10 @@ function toHex(buf: ArrayBuffer): string {
   for (const byte of new Uint8Array(buf)) hex += byte.toString(16).padStart(2, '0');
   return hex;
 }
+
+/** One hash for a session's whole input: its files' paths and content hashes, in a fixed order.
+ *  The persisted row index is keyed by it, so any changed, added or removed file misses the index. */
+export async function sessionContentHash(files: readonly { path: string; hash: string }[]): Promise<string> {
+  const line = files.map((f) => `${f.path}\u0000${f.hash}`).sort().join('\n');
+  return toHex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(line)));
+}

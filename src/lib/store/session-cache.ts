@@ -1,7 +1,8 @@
 // The IndexedDB cache of loaded sessions ("Recent sessions", reopen without the files, offline).
 // A session is stored as its raw input files (Blobs keyed by SHA-256, shared between sessions that
 // dropped the same file) plus a small metadata record; the parsed tree is never stored, because
-// re-parsing in the worker is cheap and spares us migrating it. The cache is an optimisation that
+// re-parsing in the worker is cheap and spares us migrating it (what a reopen shows before that
+// re-parse — rows, summary, timeline — is row-index.ts, pruned to the sessions cached here). The cache is an optimisation that
 // may fail quietly: no method throws, failures resolve to undefined / false / [] and show up as
 // `status` + a one-line `notice` the page can display while the viewer keeps working.
 

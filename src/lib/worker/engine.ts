@@ -12,6 +12,9 @@
 // ingest/live.ts keeps current from appended bytes; their chat rows are rebuilt from the first
 // changed turn on (view/chat/live.ts) and the page is told how many leading rows it keeps.
 // The capabilities themselves live in view/ (search, usage, export, redact): this file wires them.
+// Cached reopen (store/row-index.ts): a shown session's summary, chat rows and timeline are
+// persisted by content hash (persistIndex); loadPersisted serves them straight away and rebuilds
+// the model from the cached files in the background, which #built(key) awaits.
 import { segmentsOf } from '../model/index.ts';
 import { loadSessions } from '../ingest/load-files.ts';
 import type { ClassifiedFile, LoadedSession } from '../ingest/types.ts';
@@ -30,6 +33,13 @@ import { DEFAULT_REDACT, describeRedaction, makeRedactor, redactFileText, scanFi
 import { LiveProject } from '../ingest/live.ts';
 import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type LiveActivity } from '../view/chat/live.ts';
 import type { ChatIndex, FollowChange, FollowOutcome, InputFile, ListSnapshot, LiveState, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
+import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
+
+/** The persisted row index as the engine stores it. */
+export type RowIndex = RowIndexStore<SessionSummary, ChatRow, TimelineLayout>;
+/** How long a restored session waits before its model is rebuilt, unless something needs it
+ *  sooner: the page's first row requests are answered before the worker turns to parsing. */
+const REBUILD_DELAY_MS = 400;
 
 const ISSUES_SENT = 200;
 /** Source bytes of built sessions kept besides the open one (a built session is several times its files). */
@@ -72,9 +82,19 @@ export class Engine {
   /** The last load's scans, for the page to store (scanRecords) so a later drop reuses them. */
   #lastScan: { scans: FileScan[]; identities: Map<string, string>; stored: StoredScan[] | null } = { scans: [], identities: new Map(), stored: null };
 
-  /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays). */
-  constructor(opts: { builtBudget?: number } = {}) {
+  /** The persisted row index, opened on first use (null: none, e.g. no IndexedDB). */
+  #openRowIndex: () => Promise<RowIndex | null>;
+  #rowIndex: Promise<RowIndex | null> | null = null;
+  /** A session restored from its persisted index, served until its model is rebuilt. */
+  #persisted: { key: string; rows: ChatRow[]; timeline: TimelineLayout } | null = null;
+  /** Restored sessions whose model is being (or will be) rebuilt: calling starts it now. */
+  #restoring = new Map<string, () => Promise<Entry | null>>();
+
+  /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
+   *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts). */
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null> } = {}) {
     this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
+    this.#openRowIndex = opts.rowIndex ?? (() => Promise.resolve(null));
   }
 
   /**
@@ -175,6 +195,8 @@ export class Engine {
 
   /** One shared timeline for the given sessions (all sessions of a full load when keys is empty). */
   async timeline(keys: string[]): Promise<TimelineLayout> {
+    const p = this.#persisted;
+    if (p && (keys.length === 0 || (keys.length === 1 && keys[0] === p.key))) return p.timeline;
     const picked = keys.length ? (await Promise.all(keys.map((k) => this.#built(k)))).filter((e) => !!e) : [...this.#sessions.values()];
     const layout = layoutTimeline(
       picked.map(({ loaded }) => ({
@@ -247,6 +269,8 @@ export class Engine {
     if (fixed) return fixed;
     const hit = this.#lru.get(key);
     if (hit) return hit;
+    const restore = this.#restoring.get(key);
+    if (restore) return restore();
     const listed = this.#listed.get(key);
     if (!listed) return null;
     let pending = this.#building.get(key);
@@ -315,6 +339,9 @@ export class Engine {
   }
 
   #forgetScan(): void {
+    // Every load and following replaces a restored session too.
+    this.#persisted = null;
+    this.#restoring.clear();
     this.#listed = new Map();
     this.#blobs = new Map();
     this.#lru.clear();
@@ -421,11 +448,14 @@ export class Engine {
 
   /** Every session the last load listed: all of a full load, or the scan's listing. */
   #knownKeys(): string[] {
-    return this.#listed.size ? [...this.#listed.keys()] : [...this.#sessions.keys()];
+    if (this.#listed.size) return [...this.#listed.keys()];
+    const keys = [...this.#sessions.keys()];
+    // A restored session counts before its model is back (its search awaits the rebuild).
+    return this.#persisted && !keys.includes(this.#persisted.key) ? [this.#persisted.key, ...keys] : keys;
   }
 
   #isBuilt(key: string): boolean {
-    return this.#sessions.has(key) || this.#lru.has(key);
+    return this.#sessions.has(key) || this.#lru.has(key) || this.#restoring.has(key);
   }
 
   /** Accounting, chart series and insights of one session with its subagents (computed once, kept). */
@@ -495,6 +525,7 @@ export class Engine {
   }
 
   async #rows(key: string): Promise<ChatRow[] | null> {
+    if (this.#persisted?.key === key) return this.#persisted.rows;
     const entry = await this.#built(key);
     if (!entry) return null;
     if (entry.rows) return entry.rows;
@@ -503,6 +534,96 @@ export class Engine {
       ? markLiveThought(entry.loaded.result.session, rowsOf(entry.loaded, { sessionOver: entry.live.quiet }))
       : rowsOf(entry.loaded);
     return entry.rows;
+  }
+
+  // ── cached reopen (store/row-index.ts) ───────────────────────────────────
+
+  #rowStore(): Promise<RowIndex | null> {
+    this.#rowIndex ??= this.#openRowIndex().catch(() => null);
+    return this.#rowIndex;
+  }
+
+  /**
+   * Reopens a cached session: from its persisted index when there is one for these exact files
+   * and this model (the chat and timeline are served from it at once, the model is rebuilt from
+   * `files` in the background), else by a full load of `files`. `restored` says which it was.
+   */
+  async loadPersisted(
+    generation: number,
+    given: { key: string; contentHash: string; files: InputFile[] },
+    onProgress?: (p: LoadProgress) => void,
+    onList?: (snapshot: ListSnapshot) => void
+  ): Promise<LoadOutcome> {
+    const started = performance.now();
+    const store = await this.#rowStore();
+    const hit = store ? await store.read(given.contentHash) : null;
+    if (!hit || hit.sessionKey !== given.key || hit.summary.key !== given.key) {
+      return this.load(generation, { files: given.files }, onProgress, onList);
+    }
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#generation = generation;
+    this.#prefetch++;
+    this.#forgetScan();
+    this.#sessions = new Map();
+    const key = given.key;
+    this.#persisted = { key, rows: hit.rows, timeline: hit.timeline };
+    let pending: Promise<Entry | null> | null = null;
+    const start = () => (pending ??= this.#rebuild(key, given.files, generation, abort.signal));
+    this.#restoring.set(key, start);
+    setTimeout(start, REBUILD_DELAY_MS);
+    const summary = hit.summary;
+    return {
+      ok: true,
+      generation,
+      sessions: [summary],
+      list: [entryOfSummary(summary)],
+      scanned: false,
+      unknown: [],
+      issues: summary.issues,
+      ms: performance.now() - started,
+      restored: true
+    };
+  }
+
+  /** The restored session's model, parsed from its cached files; its persisted rows stay its rows. */
+  async #rebuild(key: string, files: InputFile[], generation: number, signal: AbortSignal): Promise<Entry | null> {
+    const out = await loadSessions(files, { signal }).catch(() => null);
+    const current = () => !signal.aborted && generation === this.#generation && this.#restoring.has(key);
+    if (!out || !current()) return null;
+    const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
+    if (!loaded) {
+      this.#restoring.delete(key);
+      return null;
+    }
+    const rows = this.#persisted?.key === key ? this.#persisted.rows : null;
+    const entry: Entry = { loaded: { ...loaded, key }, rows };
+    this.#sessions = new Map(out.sessions.map((s) => [s === loaded ? key : s.key, s === loaded ? entry : { loaded: s, rows: null }]));
+    this.#persisted = null;
+    this.#restoring.delete(key);
+    return entry;
+  }
+
+  /** Persists a built session's summary, chat rows and timeline under its content hash, in
+   *  chunks (the worker answers the page between them). Null: nothing written (already there,
+   *  not built, followed, or no storage). */
+  async persistIndex(key: string, contentHash: string): Promise<WriteStats | null> {
+    const store = await this.#rowStore();
+    if (!store || (await store.has(contentHash))) return null;
+    const entry = await this.#built(key);
+    // A followed session changes under us; its rows carry a live edge that a reopen must not show.
+    if (!entry || entry.live) return null;
+    const rows = await this.#rows(key);
+    if (!rows) return null;
+    const timeline = await this.timeline([key]);
+    return store.write(contentHash, { sessionKey: key, summary: summarize(entry.loaded), rows, timeline }, yieldToEvents);
+  }
+
+  /** Forgets every persisted index whose session is no longer cached (`keep`: the cached sessions' content hashes). */
+  async pruneIndexes(keep: string[]): Promise<number> {
+    const store = await this.#rowStore();
+    return store ? store.prune(new Set(keep)) : 0;
   }
 
   // ── following a folder (ingest/live.ts) ──────────────────────────────────

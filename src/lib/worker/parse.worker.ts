@@ -1,9 +1,11 @@
-// The parse worker: a thin comlink shell over the engine (ingest + model + view). Nothing else
-// lives here, so the same engine runs on the main thread when a worker cannot start.
+// The parse worker: a thin comlink shell over the engine (ingest + model + view), handed the
+// persisted row index (store/row-index.ts). Nothing else lives here, so the same engine runs on the main thread when a worker cannot start.
 import * as Comlink from 'comlink';
 import { Engine } from './engine.ts';
+import { openRowIndex } from '../store/row-index.ts';
 
-const engine = new Engine();
+// The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
+const engine = new Engine({ rowIndex: () => openRowIndex() });
 
 const api = {
   load: engine.load.bind(engine),
@@ -32,7 +34,10 @@ const api = {
   prefetch: engine.prefetch.bind(engine),
   builtKeys: engine.builtKeys.bind(engine),
   scanStats: engine.scanStats.bind(engine),
-  scanRecords: engine.scanRecords.bind(engine)
+  scanRecords: engine.scanRecords.bind(engine),
+  loadPersisted: engine.loadPersisted.bind(engine),
+  persistIndex: engine.persistIndex.bind(engine),
+  pruneIndexes: engine.pruneIndexes.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

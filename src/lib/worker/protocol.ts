@@ -44,9 +44,10 @@ export interface ListSnapshot {
  * `sessions`: the built sessions (all of a small drop; only the newest of a scanned one).
  * `list`: every listed session (exact for built ones, scan estimates otherwise).
  * `scanned`: the drop was big, so the other sessions are built on open (Engine.open).
+ * `restored` (Engine.loadPersisted): shown from the persisted row index, the model still being rebuilt.
  */
 export type LoadOutcome =
-  | { ok: true; generation: number; sessions: SessionSummary[]; list: ListEntry[]; scanned: boolean; unknown: ClassifiedFile[]; issues: Issue[]; ms: number }
+  | { ok: true; generation: number; sessions: SessionSummary[]; list: ListEntry[]; scanned: boolean; unknown: ClassifiedFile[]; issues: Issue[]; ms: number; restored?: boolean }
   | { ok: false; generation: number; superseded: boolean; message: string };
 
 export interface ChatIndex {

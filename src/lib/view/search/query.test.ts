@@ -16,6 +16,17 @@ describe('compileQuery / findAll', () => {
 		expect(matches('Error', 'error ERROR Error')).toHaveLength(3);
 	});
 
+	it('a plain query matches every printable ASCII character literally, in every option mix', () => {
+		// Regex syntax in a plain query is text: "claude-code-log", "src/lib", "a.b", "(x)", "[0]"...
+		let ascii = '';
+		for (let c = 0x21; c < 0x7f; c++) ascii += String.fromCharCode(c);
+		for (const opts of [{}, { caseSensitive: true }, { ignoreDiacritics: true }] as SearchOptions[]) {
+			for (const ch of ascii) expect(matches(`a${ch}b`, `x a${ch}b y`, opts), JSON.stringify([ch, opts])).toEqual([`a${ch}b`]);
+		}
+		expect(matches('claude-code-log', 'see claude-code-log/test')).toEqual(['claude-code-log']);
+		expect(matches('src/lib', 'in src/lib/model', { wholeWord: true })).toEqual(['src/lib']);
+	});
+
 	it('matches case exactly when asked', () => {
 		expect(matches('Error', 'error ERROR Error', { caseSensitive: true })).toEqual(['Error']);
 		expect(matches('k', '\u212A', { caseSensitive: true })).toEqual([]);

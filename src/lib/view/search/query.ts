@@ -75,7 +75,8 @@ function regexMessage(e: unknown): string {
 }
 
 export function escapeRegex(s: string): string {
-	return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+	// Only the syntax characters: with the `u` flag any other escaped character ("\-") is an error.
+	return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const MARKS = /\p{M}+/gu;
