@@ -116,6 +116,27 @@ describe('scanInputs', () => {
 		expect(Math.max(...batches)).toBeLessThanOrEqual(30);
 	});
 
+	it('never reads the tool-results side files of a session, and reports none of them', async () => {
+		const reads: string[] = [];
+		const counted = (path: string, text: string) => {
+			const blob = new Blob([text]);
+			const slice = blob.slice.bind(blob);
+			blob.slice = (...a: Parameters<Blob['slice']>) => {
+				reads.push(path);
+				return slice(...a);
+			};
+			return { path, blob };
+		};
+		const files = [
+			counted('proj/S1.jsonl', jsonl([user('u1', 'prompt', 0, 'S1')])),
+			...Array.from({ length: 5 }, (_, i) => counted(`proj/S1/tool-results/toolu_${i}.txt`, 'a long tool output\n'.repeat(50)))
+		];
+		const { listing } = await scanInputs(files);
+		expect(reads).toEqual(['proj/S1.jsonl']);
+		expect(listing.sessions.map((x) => x.title)).toEqual(['prompt']);
+		expect(listing.unused).toEqual([]);
+	});
+
 	it('stops when aborted', async () => {
 		const abort = new AbortController();
 		abort.abort();

@@ -406,6 +406,12 @@ export interface ScanOptions {
 	concurrency?: number;
 }
 
+/** `<session>/tool-results/<id>.txt`: Claude Code's side files, never a transcript. */
+export function isToolOutputSideFile(path: string): boolean {
+	const parts = segments(path);
+	return parts.length >= 2 && parts[parts.length - 2] === 'tool-results' && !/\.jsonl?$/i.test(parts[parts.length - 1]);
+}
+
 async function bytesOf(blob: Blob, from: number, to: number): Promise<Uint8Array> {
 	return new Uint8Array(await blob.slice(from, to).arrayBuffer());
 }
@@ -437,6 +443,10 @@ export async function scanInputs(
 				if (known) {
 					scans[at] = fromStored(known);
 					reused++;
+				} else if (isToolOutputSideFile(path)) {
+					// A third of a real projects tree: full outputs of long tool calls, quoted by the
+					// transcript anyway. Listed as unused by their path alone, never read.
+					scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: 'tool output kept beside its session (tool-results/)' };
 				} else if (size <= SCAN_HEAD + SCAN_TAIL) {
 					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
 				} else {
