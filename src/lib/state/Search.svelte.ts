@@ -271,7 +271,9 @@ export class Search {
     if (scope === 'session') return [v.currentKey];
     const dir = projectOf(v.current);
     this.#project = dir;
-    return v.sessions.filter((s) => projectOf(s) === dir).map((s) => s.key);
+    // Every listed session of that folder, built or not (a big drop builds them on the search's way).
+    const listed = v.list.filter((e) => e.project === dir).map((e) => e.key);
+    return listed.length ? listed : v.sessions.filter((s) => projectOf(s) === dir).map((s) => s.key);
   }
 }
 
