@@ -157,17 +157,17 @@ async function projectsCase(base) {
       await window.__loupe.open(pick.key);
       return { ms: performance.now() - t0, bytes: pick.bytes };
     });
+    sampling = false;
+    await sampler;
     // Search across every listed session (issue 10): most are not built, so the worker parses them
     // on the search's way; hits stream back. First drop only. The page must stay responsive.
     const search = drops.length ? null : await page.evaluate(async () => {
       window.__longtasks = [];
       const t0 = performance.now();
-      const r = await window.__loupe.search('error', { scope: 'loaded' });
+      const r = await window.__loupe.search('parser', { scope: 'loaded' });
       const end = performance.now();
       return { firstMs: r.firstMs, ms: r.ms, wallMs: end - t0, total: r.total, longest: Math.max(0, ...window.__longtasks.filter(([s]) => s >= t0).map(([, d]) => d)) };
     });
-    sampling = false;
-    await sampler;
     // The scans are kept after ready, in the background; the next drop should find them.
     await page.waitForFunction(() => window.__loupe.scansKept() > 0, null, { timeout: 120_000 }).catch(() => undefined);
     drops.push({ loadMs, scanMs, longest, longestLoupe, peak, stats, open, search });
@@ -207,7 +207,7 @@ function printProjects(r) {
   console.log(`  peak renderer PSS                    ${r.projectsPeakPssMB} MB (target ≤ 1024)   ${verdict(r.projectsPeakPssMB > 0 && r.projectsPeakPssMB <= 1024)}`);
   console.log(`  sessions listed                      ${r.projectsListed} of ${r.projectsTotals.sessions}, ${r.projectsProjects} projects   ${verdict(r.projectsListed === r.projectsTotals.sessions && r.projectsProjects === r.projectsTotals.projects)}`);
   console.log(`  open a ${(r.projectsOpenBytes / 1e6).toFixed(1)} MB session from the list  ${r.projectsOpen1MbMs} ms (target ≤ 300)   ${verdict(r.projectsOpen1MbMs <= 300)}`);
-  console.log(`  search "error" in all ${r.projectsListed} sessions     first hit ${r.projectsSearchFirstMs} ms (target ≤ 1000)   ${verdict(r.projectsSearchFirstMs <= 1000)}; complete ${r.projectsSearchMs} ms, ${r.projectsSearchHits} hits (target ≤ 5000 and ≤ 1× floor)   ${verdict(r.projectsSearchMs <= 5000 && r.projectsSearchMs <= r.projectsFloorMs)}; longest main-thread task ${r.projectsSearchLongestTaskMs} ms`);
+  console.log(`  search "parser" in all ${r.projectsListed} sessions     first hit ${r.projectsSearchFirstMs} ms (target ≤ 1000)   ${verdict(r.projectsSearchFirstMs <= 1000)}; complete ${r.projectsSearchMs} ms, ${r.projectsSearchHits} hits (target ≤ 5000 and ≤ 1× floor)   ${verdict(r.projectsSearchMs <= 5000 && r.projectsSearchMs <= r.projectsFloorMs)}; longest main-thread task ${r.projectsSearchLongestTaskMs} ms`);
 }
 
 /** Runs in the page: a blob worker reads every file of the folder input and JSON.parses every line. */

@@ -67,6 +67,20 @@ describe('Engine search', () => {
     expect(asked).toEqual(['cached-three', 'gone']); // kept, not read again
   });
 
+  it('on a big drop, finds hits in listed sessions that are not built, without building them', async () => {
+    const engine = new Engine();
+    // 30 sessions: more than a small drop, so the engine keeps a listing and builds on demand.
+    const files = Array.from({ length: 30 }, (_, i) => ({ path: `p/s${i}.jsonl`, blob: session(`s${i}`, [i === 7 ? 'zebra' : 'plain', 'more']) }));
+    const out = await engine.load(1, { files });
+    if (!out.ok) throw new Error(out.message);
+    expect(out.scanned).toBe(true);
+    const builtBefore = engine.builtKeys();
+    const r = await engine.search(2, { query: 'zebra' }, []);
+    expect(r.ok && r.hits.map((h) => h.atomUuid)).toEqual(['s7-u0', 's7-a0']);
+    // Searching parsed them for their text only: the built set (the LRU of opened sessions) is unchanged.
+    expect(engine.builtKeys()).toEqual(builtBefore);
+  });
+
   it('reports an invalid regex as a value', async () => {
     const { engine } = await loaded();
     expect(await engine.search(1, { query: '(', options: { regex: true } }, [])).toMatchObject({ ok: false, cancelled: false, error: expect.stringMatching(/^Invalid regular expression/) });

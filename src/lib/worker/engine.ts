@@ -44,8 +44,8 @@ const REBUILD_DELAY_MS = 400;
 const ISSUES_SENT = 200;
 /** Source bytes of built sessions kept besides the open one (a built session is several times its files). */
 const BUILT_BUDGET = 96 * 1024 * 1024;
-/** Characters of not-built sessions' searchable text kept between queries. */
-const CACHED_SEARCH_CHARS = 200_000_000;
+/** Characters of not-built sessions' searchable text kept between queries (~2 bytes each: a bound on memory). */
+const CACHED_SEARCH_CHARS = 64_000_000;
 
 interface Entry {
   loaded: LoadedSession;
