@@ -1,6 +1,6 @@
 // Test support for the ingest tests (imported only by *.test.ts): corpus paths, reading fixture
 // files as Blobs, and JSONL builders. Uses node:fs, so it must never be imported by app code.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InputFile } from './types.ts';
@@ -13,14 +13,9 @@ export const CLAUDE_P = join(CCL, 'real_projects/-src-experiments-claude_p');
 const FIXTURES = resolve(CORPUS, '..');
 export const INLINE = join(CORPUS, 'claude-code-viewer/mock-global-claude-dir/projects/sample-project');
 
-export function filesUnder(dir: string): string[] {
-	return readdirSync(dir)
-		.sort()
-		.flatMap((name) => {
-			const p = join(dir, name);
-			return statSync(p).isDirectory() ? filesUnder(p) : [p];
-		});
-}
+import { filesUnder } from '../../../scripts/lib/files.ts';
+
+export { filesUnder };
 
 /** Files of a folder as the browser gives them: path relative to the dropped folder's parent. */
 export function dropFolder(dir: string): InputFile[] {

@@ -2,24 +2,17 @@
 // every line exactly once, and ends every turn whose last reply finished. The "finished" check is
 // computed here from the raw lines (the blocks of the turn's last assistant message, grouped by
 // message.id), not from the model's own stop-reason recovery, so it can catch the model out.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSession, readRecords } from './index.ts';
 import type { Compat, ParseResult } from './index.ts';
 import { chunksOf } from '../../../scripts/lib/chunks.ts';
+import { filesUnder } from '../../../scripts/lib/files.ts';
 import { accountingAddsUp, misplaced, nonBlankLines } from '../../../scripts/lib/accounting-check.ts';
 
 const CORPUS = resolve(__dirname, '../../../fixtures/corpus');
 
-function filesUnder(dir: string): string[] {
-	return readdirSync(dir)
-		.sort()
-		.flatMap((name) => {
-			const p = join(dir, name);
-			return statSync(p).isDirectory() ? filesUnder(p) : [p];
-		});
-}
 
 const JSONL = filesUnder(CORPUS).filter((f) => f.endsWith('.jsonl'));
 

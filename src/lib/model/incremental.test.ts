@@ -12,6 +12,8 @@ import { deepEqual, IncrementalBuilder, type AppendRole, type BuildChange } from
 import { readRecords } from './reader.ts';
 import type { Compat, ParseOptions, ParseResult } from './types.ts';
 import { listCases } from '../../../scripts/lib/romp-case.ts';
+import { cutAt } from '../../../scripts/lib/chunks.ts';
+import { filesUnder } from '../../../scripts/lib/files.ts';
 
 const PACK = resolve(__dirname, '../../../fixtures/conformance/romp');
 const CORPUS = resolve(__dirname, '../../../fixtures/corpus');
@@ -30,14 +32,6 @@ interface Scenario {
 	opts: ParseOptions;
 }
 
-function filesUnder(dir: string): string[] {
-	return readdirSync(dir)
-		.sort()
-		.flatMap((name) => {
-			const p = join(dir, name);
-			return statSync(p).isDirectory() ? filesUnder(p) : [p];
-		});
-}
 
 const PACK_SCENARIOS: Scenario[] = listCases(PACK).map((c) => {
 	const src = (role: AppendRole, f: string): Src => ({ role, file: f, bytes: readFileSync(join(c.dir, f)) });
@@ -98,14 +92,7 @@ function cut(b: Uint8Array, picks: number[]): Uint8Array[] {
 		else if (kind === 2 && inChar.length) at.add(inChar[(p >> 2) % inChar.length]);
 		else at.add((p >> 2) % (b.length + 1));
 	}
-	const points = [...at].filter((p) => p > 0 && p < b.length).sort((x, y) => x - y);
-	const out: Uint8Array[] = [];
-	let prev = 0;
-	for (const p of [...points, b.length]) {
-		out.push(b.subarray(prev, p));
-		prev = p;
-	}
-	return out;
+	return cutAt(b, [...at]);
 }
 
 interface Plan {
