@@ -4,6 +4,7 @@
 // hit goes through the Navigator (opens the session, writes `#s=…&a=…&q=…`), then opens what
 // holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
 import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
+import { folderOfPath, projectSessionKeys } from '../view/sessions/index.ts';
 import { openCache, type SessionCache } from '../store/session-cache.ts';
 import type { SessionSummary } from '../worker/protocol.ts';
 import type { ChatUi } from './ChatUi.svelte.ts';
@@ -271,16 +272,12 @@ export class Search {
     if (scope === 'session') return [v.currentKey];
     const dir = projectOf(v.current);
     this.#project = dir;
-    // Every listed session of that folder, built or not (a big drop builds them on the search's way).
-    const listed = v.list.filter((e) => e.project === dir).map((e) => e.key);
-    return listed.length ? listed : v.sessions.filter((s) => projectOf(s) === dir).map((s) => s.key);
+    return projectSessionKeys(dir, v.list, v.sessions.map((x) => ({ key: x.key, folder: projectOf(x) })));
   }
 }
 
 /** The folder a session's main transcript was dropped from (its project folder). */
 function projectOf(s: SessionSummary | null): string {
   const main = s?.files.find((f) => f.kind === 'transcript') ?? s?.files[0];
-  if (!main) return '';
-  const at = main.path.lastIndexOf('/');
-  return at >= 0 ? main.path.slice(0, at) : '';
+  return main ? folderOfPath(main.path) : '';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterEntries, projectsOf, sortEntries, type ListEntry } from './list.ts';
+import { filterEntries, folderOfPath, projectSessionKeys, projectsOf, sortEntries, type ListEntry } from './list.ts';
 
 const H = 3600e3;
 const e = (key: string, o: Partial<ListEntry>): ListEntry => ({
@@ -41,5 +41,31 @@ describe('projectsOf', () => {
 		expect(ps.map((p) => p.name)).toEqual(['~/web', '~/api']);
 		expect(ps[0]).toMatchObject({ key: 'p/-home-me-web', exactName: true, sessions: 1, bytes: 10, lastActivity: 20 * H });
 		expect(ps[1]).toMatchObject({ sessions: 2, bytes: 950, lastActivity: 6 * H, exactName: false });
+	});
+});
+
+describe('projectSessionKeys ("this project" search scope)', () => {
+	const list = [
+		{ key: 'a1', project: 'projects/-home-me-api' },
+		{ key: 'b1', project: 'projects/-home-me-web' },
+		{ key: 'a2', project: 'projects/-home-me-api' },
+		{ key: 'top', project: '' }
+	];
+	it('takes every listed session of the folder, built or not, in list order', () => {
+		expect(projectSessionKeys('projects/-home-me-api', list, [{ key: 'a2', folder: 'projects/-home-me-api' }])).toEqual(['a1', 'a2']);
+		expect(projectSessionKeys('', list, [])).toEqual(['top']);
+	});
+	it('falls back to the built sessions of the folder when nothing is listed for it', () => {
+		const built = [
+			{ key: 'x', folder: 'p/one' },
+			{ key: 'y', folder: 'p/two' },
+			{ key: 'z', folder: 'p/one' }
+		];
+		expect(projectSessionKeys('p/one', [], built)).toEqual(['x', 'z']);
+		expect(projectSessionKeys('p/one', list, built)).toEqual(['x', 'z']);
+	});
+	it('names folders the way the list does', () => {
+		expect(folderOfPath('projects/-home-me-api/1234.jsonl')).toBe('projects/-home-me-api');
+		expect(folderOfPath('1234.jsonl')).toBe('');
 	});
 });

@@ -97,3 +97,19 @@ export function projectsOf(entries: readonly ListEntry[]): ProjectEntry[] {
 	}
 	return out.sort((a, b) => (b.lastActivity ?? -Infinity) - (a.lastActivity ?? -Infinity) || (a.key < b.key ? -1 : 1));
 }
+
+/**
+ * The sessions a "this project" search covers: every listed session of the open one's folder,
+ * built or not (a big drop builds them on the search's way). A drop that was not scanned lists
+ * nothing, so then the built sessions of that folder.
+ */
+export function projectSessionKeys(folder: string, list: readonly Pick<ListEntry, 'key' | 'project'>[], built: readonly { key: string; folder: string }[]): string[] {
+	const listed = list.filter((e) => e.project === folder).map((e) => e.key);
+	return listed.length ? listed : built.filter((s) => s.folder === folder).map((s) => s.key);
+}
+
+/** The folder of a path in the drop ('' at the top), as the list's `project` names it. */
+export function folderOfPath(path: string): string {
+	const at = path.lastIndexOf('/');
+	return at >= 0 ? path.slice(0, at) : '';
+}
