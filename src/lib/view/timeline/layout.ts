@@ -201,37 +201,6 @@ function isDelegation(name: unknown, id: string, children: LaneInput['children']
 	return DELEGATION_TOOLS.has(String(name)) || children?.[id] !== undefined;
 }
 
-/**
- * One pass over a session: its idle spans, and tool_use id → the first atom carrying its
- * tool_result (a background delegation's result can land in a later turn). Every result is
- * indexed, not only delegations' (cheaper than a second pass to find which are wanted); only
- * delegations are ever looked up.
- */
-function scanSession(session: Session, lane: LaneInput, laneIndex: number, idle: TimelineIdle[]): Map<string, Atom> {
-	const out = new Map<string, Atom>();
-	// Indexed loops: for-of allocates an iterator result per step until the code is optimized,
-	// and the timeline is laid out once per load (cold).
-	const turns = session.turns;
-	for (let ti = 0; ti < turns.length; ti++) {
-		const atoms = turns[ti].atoms;
-		for (let ai = 0; ai < atoms.length; ai++) {
-			const a = atoms[ai];
-			if (a.type === 'idle') {
-				if (typeof a.end === 'number' && a.end > a.t) idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
-				continue;
-			}
-			if (a.type !== 'user') continue;
-			const content = a.message?.content;
-			if (!Array.isArray(content)) continue;
-			for (let bi = 0; bi < content.length; bi++) {
-				const b = content[bi];
-				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.has(b.tool_use_id)) out.set(b.tool_use_id, a);
-			}
-		}
-	}
-	return out;
-}
-
 /** First and last non-idle atom times of a child transcript, or null. */
 function childSpan(child: ChildActivity | undefined): [number, number] | null {
 	let lo = Infinity;
@@ -258,6 +227,12 @@ interface LaneBuild {
 	subBars: TimelineSubBar[];
 	idle: TimelineIdle[];
 	markers: TimelineMarker[];
+	/** tool_use id → the first atom carrying its tool_result, over the whole session (a background
+	 *  delegation's result can land in a later turn). Every result is indexed as it is passed;
+	 *  only delegations are looked up, once the lane is done. */
+	results: Map<string, Atom>;
+	/** Delegation calls waiting for the results: atom, block index, lane-local bar, bar end. */
+	calls: [Atom, number, number, number][];
 }
 
 /** The gaps of a bar without idle spans inside it (most bars): one shared, never-written array. */
@@ -268,8 +243,7 @@ function layoutSegment(
 	lane: LaneInput,
 	laneIndex: number,
 	turn: Turn,
-	seg: { id: string; trigger: string | null; start: number; stop: number },
-	results: Map<string, Atom>
+	seg: { id: string; trigger: string | null; start: number; stop: number }
 ): void {
 	const atoms = turn.atoms;
 	const { start, stop } = seg;
@@ -287,10 +261,13 @@ function layoutSegment(
 	let idleCount = 0;
 	/** Delegation calls (atom, block index), placed once the bar's end is known. */
 	let calls: [Atom, number][] | null = null;
+	// The segments of a turn cover all its atoms, so this loop is also the lane's only pass over
+	// the session: idle spans and tool results are collected here.
 	for (let i = start; i < stop; i++) {
 		const a = atoms[i];
 		if (a.type === 'idle') {
 			idleCount++;
+			if (typeof a.end === 'number' && a.end > a.t) out.idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
 			continue;
 		}
 		count++;
@@ -312,9 +289,16 @@ function layoutSegment(
 			});
 		}
 		if (!input && (seg.trigger != null ? a.uuid === seg.trigger : isOpener(a))) input = a;
-		if (a.type !== 'assistant') continue;
 		const content = a.message?.content;
 		if (!Array.isArray(content)) continue;
+		if (a.type === 'user') {
+			for (let bi = 0; bi < content.length; bi++) {
+				const b = content[bi];
+				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.results.has(b.tool_use_id)) out.results.set(b.tool_use_id, a);
+			}
+			continue;
+		}
+		if (a.type !== 'assistant') continue;
 		// One scan of the blocks: non-blank text, a tool_use, and delegation calls.
 		let text = false;
 		let tool = false;
@@ -395,7 +379,7 @@ function layoutSegment(
 		});
 	}
 
-	if (calls) for (const [a, bi] of calls) out.subBars.push(subBar(a, bi, lane, laneIndex, local, t1, results));
+	if (calls) for (const [a, bi] of calls) out.calls.push([a, bi, local, t1]);
 }
 
 /** The sub-bar of the delegation call in block `bi` of atom `a` (bar `local` ends at `barEnd`). */
@@ -448,13 +432,18 @@ function dropUntimed(built: LaneBuild, layout: TimelineLayout): LaneBuild {
 }
 
 function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
-	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
+	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [], results: new Map(), calls: [] };
 	const session = lane.session;
-	const results = scanSession(session, lane, laneIndex, out.idle);
+	// Indexed loops: for-of allocates an iterator result per step until the code is optimized,
+	// and the timeline is laid out once per load (cold).
 	const turns = session.turns;
 	for (let ti = 0; ti < turns.length; ti++) {
 		const segs = segmentsOf(turns[ti], session.rompUuid);
-		for (let si = 0; si < segs.length; si++) layoutSegment(out, lane, laneIndex, turns[ti], segs[si], results);
+		for (let si = 0; si < segs.length; si++) layoutSegment(out, lane, laneIndex, turns[ti], segs[si]);
+	}
+	for (let i = 0; i < out.calls.length; i++) {
+		const [a, bi, bar, end] = out.calls[i];
+		out.subBars.push(subBar(a, bi, lane, laneIndex, bar, end, out.results));
 	}
 	out.idle.sort((x, y) => x.t0 - y.t0);
 	return out;
