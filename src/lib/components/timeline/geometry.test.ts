@@ -4,16 +4,19 @@ import {
 	accentBars,
 	circlesPath,
 	clampView,
+	dotMergePx,
 	drawModel,
 	fullView,
 	geometryOf,
 	hitTest,
 	METRICS,
+	MERGE_PX,
 	MIN_SPAN,
 	nearestBarOnLane,
 	panBy,
 	rectsPath,
 	reveal,
+	RunPath,
 	targetAt,
 	visibleBars,
 	zoomAt
@@ -113,7 +116,41 @@ describe('paths', () => {
 		expect(rectsPath([], [], 0, 1, 1)).toBe('');
 		expect(circlesPath([20], 3, 5)).toBe('M15 3a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z');
 	});
+
+	it('draws overlapping and sub-pixel-adjacent runs as one shape, others apart', () => {
+		const runs = new RunPath('rect');
+		runs.start(5, 8);
+		runs.add(0, 4);
+		runs.add(2, 3); // inside
+		runs.add(4.2, 6); // 0.2 px after the end: merged
+		runs.add(7, 9); // 1 px gap: a new rectangle
+		runs.add(1, 2); // backwards: never merged into a later run
+		expect(runs.end()).toBe('M0 5h6v8h-6zM7 5h2v8h-2zM1 5h1v8h-1z');
+		expect(runs.end()).toBe('');
+		const line = new RunPath('line');
+		line.start(3, 0);
+		line.add(0, 1);
+		line.add(1, 2.5);
+		expect(line.end()).toBe('M0 3H2.5');
+	});
+
+	it('merges dots only while the notches between them stay under MERGE_PX', () => {
+		const r = 4.5;
+		const d = dotMergePx(r);
+		expect(r - Math.sqrt(r * r - (d / 2) ** 2)).toBeCloseTo(MERGE_PX, 9);
+		expect(dotMergePx(0.2)).toBe(0);
+	});
 });
+
+/** [x, y, w] of each rectangle subpath ("M x y h w v h h -w z"). */
+function rects(d: string): [number, number, number][] {
+	return [...d.matchAll(/M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)v/g)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])]);
+}
+
+/** [xa, xb, y] of each dot capsule ("M xa y H xb a … H xa a … z"). */
+function capsules(d: string): [number, number, number][] {
+	return [...d.matchAll(/M(-?[\d.]+) (-?[\d.]+)H(-?[\d.]+)a/g)].map((m) => [Number(m[1]), Number(m[3]), Number(m[2])]);
+}
 
 describe('drawModel', () => {
 	const metrics = { axisH: 20, laneH: 30, dotY: 8, dotR: 4, barY: 14, barH: 10, minBarW: 2, detailMax: 100 };
@@ -136,14 +173,60 @@ describe('drawModel', () => {
 		expect(m.detailed).toBe(false);
 		expect(m.barIdx).toEqual([]);
 		expect(m.barPaths).toHaveLength(layout.lanes.length);
-		const subpaths = m.barPaths.join('').match(/M/g)?.length ?? 0;
-		expect(subpaths).toBe(layout.bars.length);
 		const authors = new Set(m.dotPaths.map((d) => d.author));
 		expect(authors).toEqual(new Set(layout.dots.map((d) => d.author)));
-		expect(m.dotPaths.reduce((s, d) => s + (d.d.match(/M/g)?.length ?? 0), 0)).toBe(layout.dots.length);
 		expect(m.idle).not.toBe('');
 		expect(m.subs.match(/M/g)?.length).toBe(layout.subBars.length);
 		expect(m.markers.match(/M/g)?.length).toBe(layout.markers.length * 2);
+	});
+
+	it('draws the union of the bars in view at screen resolution: every bar covered, nothing invented', () => {
+		const plotW = 800;
+		const v = fullView(layout);
+		const m = drawModel(layout, geom, v, plotW, metrics);
+		const k = plotW / (v.c1 - v.c0);
+		let drawn = 0;
+		for (const lane of layout.lanes) {
+			const rs = rects(m.barPaths[lane.index]);
+			drawn += rs.length;
+			for (const [, y] of rs) expect(y).toBe(20 + lane.index * 30 + 14);
+			const xs = [];
+			for (let i = lane.barStart; i < lane.barEnd; i++) {
+				const x0 = (geom.barC0[i] - v.c0) * k;
+				xs.push([x0, x0 + Math.max(metrics.minBarW, (geom.barC1[i] - geom.barC0[i]) * k)]);
+			}
+			for (const [x0, x1] of xs) expect(rs.some(([x, , w]) => x <= x0 + 0.06 && x + w >= x1 - 0.11)).toBe(true);
+			for (const [x] of rs) expect(xs.some(([x0]) => Math.abs(x0 - x) <= 0.06)).toBe(true);
+			for (let j = 1; j < rs.length; j++) expect(rs[j][0] - (rs[j - 1][0] + rs[j - 1][2])).toBeGreaterThan(MERGE_PX - 0.11);
+			// Within one rectangle the bars leave no visible hole: it is their union.
+			for (const [x, , w] of rs) {
+				let reach = -Infinity;
+				for (const [x0, x1] of xs.filter(([x0]) => x0 >= x - 0.06 && x0 <= x + w)) {
+					if (reach > -Infinity) expect(x0).toBeLessThanOrEqual(reach + MERGE_PX + 0.11);
+					reach = Math.max(reach, x1);
+				}
+			}
+		}
+		// 400 segments over 800 px: overlapping bars are drawn once.
+		expect(drawn).toBeLessThan(layout.bars.length);
+		for (const { lane, author, d } of m.dotPaths) {
+			const cs = capsules(d);
+			const cx = layout.dots.flatMap((dot, i) => (dot.lane === lane && dot.author === author ? [(geom.dotC[i] - v.c0) * k] : []));
+			for (const x of cx) expect(cs.some(([xa, xb]) => xa - 0.06 <= x && x <= xb + 0.06)).toBe(true);
+			for (const [xa, xb] of cs) expect(cx.some((x) => Math.abs(x - xa) <= 0.06) && cx.some((x) => Math.abs(x - xb) <= 0.06)).toBe(true);
+			for (let j = 1; j < cs.length; j++) expect(cs[j][0] - cs[j - 1][1]).toBeGreaterThan(dotMergePx(metrics.dotR) - 0.11);
+		}
+	});
+
+	it('draws every bar and dot on its own when they are apart on screen', () => {
+		const lane0 = layout.lanes[0];
+		const v = { c0: geom.barC0[lane0.barStart], c1: geom.barC1[lane0.barStart + 5] };
+		const m = drawModel(layout, geom, v, 2000, { ...metrics, detailMax: 0 });
+		const [a, b] = visibleBars(layout, geom, 0, v.c0, v.c1);
+		expect(rects(m.barPaths[0])).toHaveLength(b - a);
+		const dotsInLane = m.dotPaths.filter((d) => d.lane === 0).reduce((s, d) => s + capsules(d.d).length, 0);
+		const pad = (metrics.dotR + 1) / (2000 / (v.c1 - v.c0));
+		expect(dotsInLane).toBe(layout.dots.filter((d, i) => d.lane === 0 && geom.dotC[i] >= v.c0 - pad && geom.dotC[i] <= v.c1 + pad).length);
 	});
 
 	it('places lane n at axisH + n·laneH', () => {

@@ -196,6 +196,66 @@ export function rectsPath(xs0: ArrayLike<number>, xs1: ArrayLike<number>, y: num
 	return d;
 }
 
+/** Horizontal runs closer than this (px) are drawn as one shape: the gap is not visible. */
+export const MERGE_PX = 0.25;
+/**
+ * Dots of radius r (px) whose centres are at most this far apart are drawn as one capsule: the
+ * union of such circles differs from the capsule only by notches up to MERGE_PX deep
+ * (r - sqrt(r² - (d/2)²) for spacing d); 2.96 px for the 4.5 px dots.
+ */
+export function dotMergePx(r: number): number {
+	return r > MERGE_PX ? 2 * Math.sqrt(r * r - (r - MERGE_PX) * (r - MERGE_PX)) : 0;
+}
+
+/**
+ * Path data of horizontal runs on one row, added in order of x0: a run that starts within
+ * MERGE_PX of the current one extends it, so what is drawn is the union of the runs at screen
+ * resolution, however many there are. 'rect' draws [x0, x1] × [y, y + h], 'line' draws a
+ * segment at y (h unused). start() begins a row, end() returns the row's data.
+ */
+export class RunPath {
+	#kind: 'rect' | 'line';
+	#y = 0;
+	#h = 0;
+	#x0 = 0;
+	#x1 = -Infinity;
+	#d = '';
+	constructor(kind: 'rect' | 'line') {
+		this.#kind = kind;
+	}
+	start(y: number, h: number): void {
+		this.#y = y;
+		this.#h = h;
+		this.#x1 = -Infinity;
+		this.#d = '';
+	}
+	add(x0: number, x1: number): void {
+		if (x0 >= this.#x0 && x0 <= this.#x1 + MERGE_PX) {
+			if (x1 > this.#x1) this.#x1 = x1;
+			return;
+		}
+		this.#flush();
+		this.#x0 = x0;
+		this.#x1 = x1;
+	}
+	end(): string {
+		this.#flush();
+		this.#x1 = -Infinity;
+		const d = this.#d;
+		this.#d = '';
+		return d;
+	}
+	#flush(): void {
+		if (this.#x1 === -Infinity) return;
+		const x = r1(this.#x0);
+		if (this.#kind === 'line') this.#d += `M${x} ${this.#y}H${r1(this.#x1)}`;
+		else {
+			const w = r1(this.#x1 - this.#x0);
+			this.#d += `M${x} ${this.#y}h${w}v${this.#h}h${-w}z`;
+		}
+	}
+}
+
 /** SVG path data of circles of radius r at (x, y). */
 export function circlesPath(xs: ArrayLike<number>, y: number, r: number): string {
 	let d = '';
@@ -284,6 +344,10 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 	const count = ranges.reduce((s, [a, b]) => s + (b - a), 0);
 	const out: DrawModel = { detailed: count <= m.detailMax, barIdx: [], dotIdx: [], barPaths: [], dotPaths: [], gaps: '', subs: '', idle: '', markers: '' };
 
+	// Shapes closer than a fraction of a pixel are drawn as one (see RunPath): at full view
+	// thousands of bars share a few hundred pixels, and the path's size, not the pixels, costs.
+	const bar = new RunPath('rect');
+	const hole = new RunPath('rect');
 	for (const lane of lanes) {
 		const [a, b] = ranges[lane.index];
 		const [d0, d1] = dotRanges[lane.index];
@@ -292,31 +356,40 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 			for (let i = a; i < b; i++) out.barIdx.push(i);
 			for (let i = d0; i < d1; i++) out.dotIdx.push(i);
 		} else {
-			let d = '';
-			const yb = y + m.barY;
+			bar.start(y + m.barY, m.barH);
 			for (let i = a; i < b; i++) {
-				const w = r1(Math.max(m.minBarW, (g.barC1[i] - g.barC0[i]) * k));
-				d += `M${fx(g.barC0[i])} ${yb}h${w}v${m.barH}h${-w}z`;
+				const x0 = (g.barC0[i] - v0) * k;
+				bar.add(x0, x0 + Math.max(m.minBarW, (g.barC1[i] - g.barC0[i]) * k));
 			}
-			out.barPaths.push(d);
-			const byAuthor = new Map<string, string>();
+			out.barPaths.push(bar.end());
+			// Dots are sorted by time: a run of same-coloured dots each within dotMergePx of the one
+			// before is drawn as one capsule (the union of those circles, to a quarter px).
+			const byAuthor = new Map<string, { d: string; xa: number; xb: number }>();
+			const r = m.dotR;
+			const merge = dotMergePx(r);
+			const cy = y + m.dotY;
+			const capsule = (acc: { d: string; xa: number; xb: number }) =>
+				`M${r1(acc.xa)} ${cy - r}H${r1(acc.xb)}a${r} ${r} 0 0 1 0 ${2 * r}H${r1(acc.xa)}a${r} ${r} 0 0 1 0 ${-2 * r}z`;
 			for (let i = d0; i < d1; i++) {
-				const r = m.dotR;
 				const au = dots[i].author;
-				byAuthor.set(au, (byAuthor.get(au) ?? '') + `M${r1((g.dotC[i] - v0) * k - r)} ${y + m.dotY}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`);
+				const x = (g.dotC[i] - v0) * k;
+				const acc = byAuthor.get(au);
+				if (!acc) byAuthor.set(au, { d: '', xa: x, xb: x });
+				else if (x - acc.xb <= merge) acc.xb = x;
+				else {
+					acc.d += capsule(acc);
+					acc.xa = acc.xb = x;
+				}
 			}
-			for (const [author, d] of byAuthor) out.dotPaths.push({ lane: lane.index, author, d });
+			for (const acc of byAuthor.values()) acc.d += capsule(acc);
+			for (const [author, acc] of byAuthor) out.dotPaths.push({ lane: lane.index, author, d: acc.d });
 		}
-		let gaps = '';
+		hole.start(y + m.barY + 2, m.barH - 4);
 		for (let i = a; i < b; i++) {
 			const bg = bars[i].gaps;
-			for (let j = 0; j < bg.length; j++) {
-				const x0 = (toC(bg[j][0]) - v0) * k;
-				const x1 = (toC(bg[j][1]) - v0) * k;
-				gaps += `M${r1(x0)} ${y + m.barY + 2}h${r1(x1 - x0)}v${m.barH - 4}h${-r1(x1 - x0)}z`;
-			}
+			for (let j = 0; j < bg.length; j++) hole.add((toC(bg[j][0]) - v0) * k, (toC(bg[j][1]) - v0) * k);
 		}
-		out.gaps += gaps;
+		out.gaps += hole.end();
 	}
 	// Plain loops, each path built in a local string (no callback per item).
 	const { subBars, idle, markers } = layout;
@@ -327,14 +400,19 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 		subs += `M${fx(g.subC0[i])} ${top(subBars[i].lane) + m.barY + m.barH + 2}h${r1(w)}v3h${-r1(w)}z`;
 	}
 	out.subs = subs;
-	let idlePath = '';
+	// Idle spans are sorted by time within each lane, lane after lane.
+	const line = new RunPath('line');
+	let idleLane = -1;
 	for (let i = 0; i < idle.length; i++) {
 		if (g.idleC1[i] < view.c0 || g.idleC0[i] > view.c1) continue;
-		const x0 = Math.max(-5, (g.idleC0[i] - v0) * k);
-		const x1 = Math.min(plotW + 5, (g.idleC1[i] - v0) * k);
-		idlePath += `M${r1(x0)} ${top(idle[i].lane) + m.barY + m.barH / 2}H${r1(x1)}`;
+		if (idle[i].lane !== idleLane) {
+			out.idle += line.end();
+			idleLane = idle[i].lane;
+			line.start(top(idleLane) + m.barY + m.barH / 2, 0);
+		}
+		line.add(Math.max(-5, (g.idleC0[i] - v0) * k), Math.min(plotW + 5, (g.idleC1[i] - v0) * k));
 	}
-	out.idle = idlePath;
+	out.idle += line.end();
 	let marks = '';
 	for (let i = 0; i < markers.length; i++) {
 		const x = (g.markerC[i] - v0) * k;

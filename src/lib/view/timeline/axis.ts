@@ -53,7 +53,25 @@ export function formatGap(ms: number): string {
 
 /** Sorts and merges intervals (touching ones too). Input is not modified. */
 export function mergeIntervals(spans: readonly (readonly [number, number])[]): [number, number][] {
-	return mergeSpans(spans, false);
+	return mergeSpans(SpanList.of(spans), false);
+}
+
+/**
+ * Intervals as two parallel lists of starts and ends: what the layout collects for the axis,
+ * one entry per bar, without a pair array per bar.
+ */
+export class SpanList {
+	readonly starts: number[] = [];
+	readonly ends: number[] = [];
+	add(a: number, b: number): void {
+		this.starts.push(a);
+		this.ends.push(b);
+	}
+	static of(spans: readonly (readonly [number, number])[]): SpanList {
+		const list = new SpanList();
+		for (let i = 0; i < spans.length; i++) list.add(spans[i][0], spans[i][1]);
+		return list;
+	}
 }
 
 /**
@@ -61,13 +79,14 @@ export function mergeIntervals(spans: readonly (readonly [number, number])[]): [
  * ones merged. A sweep over the starts and the ends sorted apart (typed arrays, native numeric
  * sort: no comparator, no pairs built): where no span is open, a merged interval ends.
  */
-function mergeSpans(spans: readonly (readonly [number, number])[], finiteOnly: boolean): [number, number][] {
-	const starts = new Float64Array(spans.length);
-	const ends = new Float64Array(spans.length);
+function mergeSpans(spans: SpanList, finiteOnly: boolean): [number, number][] {
+	const len = spans.starts.length;
+	const starts = new Float64Array(len);
+	const ends = new Float64Array(len);
 	let n = 0;
-	for (let i = 0; i < spans.length; i++) {
-		const a = spans[i][0];
-		const b = spans[i][1];
+	for (let i = 0; i < len; i++) {
+		const a = spans.starts[i];
+		const b = spans.ends[i];
 		if (finiteOnly && !(Number.isFinite(a) && Number.isFinite(b))) continue;
 		starts[n] = Math.min(a, b);
 		ends[n] = Math.max(a, b);
@@ -95,10 +114,10 @@ function mergeSpans(spans: readonly (readonly [number, number])[], finiteOnly: b
  * Builds the axis from activity intervals (bars, sub-bars; points as [t, t]). Clusters get a
  * small pad so a lone point has width and nothing sits on the edge of a break.
  */
-export function buildAxis(activity: readonly (readonly [number, number])[], opts: AxisOptions = {}): TimelineAxis {
+export function buildAxis(activity: readonly (readonly [number, number])[] | SpanList, opts: AxisOptions = {}): TimelineAxis {
 	const collapseMs = opts.collapseMs ?? COLLAPSE_MS;
 	const collapse = opts.collapse ?? true;
-	const merged = mergeSpans(activity, true);
+	const merged = mergeSpans(activity instanceof SpanList ? activity : SpanList.of(activity), true);
 	if (merged.length === 0) return { pieces: [], t0: 0, t1: 0, width: 0 };
 
 	// Group merged intervals into clusters separated by collapsible gaps.

@@ -176,6 +176,16 @@ describe('subagent sub-bars', () => {
 		expect(subBars[0]).toMatchObject({ t0: ms(5), t1: ms(90), label: 'background audit', finished: true });
 	});
 
+	it('end at a result that lands in a later turn (a background delegation), the first one counting', () => {
+		const s = session([
+			turn([prompt('u1', 0, 'go'), call('c1', 5, 'bg1', 'Task', { description: 'audit' }), reply('a1', 10, 'started it')]),
+			turn([prompt('u2', 100, 'next'), result('r1', 150, 'bg1'), result('r2', 160, 'bg1'), reply('a2', 170, 'done')])
+		]);
+		const { subBars } = layoutTimeline([lane(s)]);
+		expect(subBars).toHaveLength(1);
+		expect(subBars[0]).toMatchObject({ bar: 0, t0: ms(5), t1: ms(150), resultUuid: 'r1', finished: true });
+	});
+
 	it('run to the bar end when the delegation never finished', () => {
 		const s = session([turn([prompt('u1', 0, 'go'), call('c1', 5, 'task1', 'Task', { subagent_type: 'Explore' }), thinking('th', 30)])]);
 		expect(layoutTimeline([lane(s)]).subBars[0]).toMatchObject({ t1: ms(30), finished: false, label: 'Explore', resultUuid: null });

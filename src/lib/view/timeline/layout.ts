@@ -11,9 +11,9 @@
 // else its trigger. A trigger-less segment (autonomous work, a compaction) uses its first atom
 // with a uuid as the trigger stand-in ("anchor"). A dot lands on the trigger.
 
-import type { Atom, Author, Session, Turn } from '../../model/index.ts';
+import type { Atom, Author, ContentBlock, Session, Turn } from '../../model/index.ts';
 import { segmentsOf } from '../../model/index.ts';
-import { buildAxis, type AxisOptions, type TimelineAxis } from './axis.ts';
+import { buildAxis, SpanList, type AxisOptions, type TimelineAxis } from './axis.ts';
 import { promptGist } from './gist.ts';
 
 export type AuthorClass = 'human' | 'sdk' | 'peer' | 'romp' | 'teammate' | 'system' | 'none';
@@ -168,18 +168,6 @@ function hasBlock(a: Atom, type: string): boolean {
 
 const NON_BLANK = /\S/;
 
-/** Whether any text block has non-blank text (cheaper than building the text). */
-function hasText(a: Atom): boolean {
-	const content = a.message?.content;
-	if (!Array.isArray(content)) return false;
-	// /\S/ matches exactly what trim() keeps (no trimmed copy is made).
-	for (let i = 0; i < content.length; i++) {
-		const b = content[i];
-		if (b.type === 'text' && typeof b.text === 'string' && NON_BLANK.test(b.text)) return true;
-	}
-	return false;
-}
-
 function isOpener(a: Atom): boolean {
 	if (a.type !== 'user') return false;
 	const c = authorClass(a.author);
@@ -213,37 +201,6 @@ function isDelegation(name: unknown, id: string, children: LaneInput['children']
 	return DELEGATION_TOOLS.has(String(name)) || children?.[id] !== undefined;
 }
 
-/**
- * One pass over a session: its idle spans, and tool_use id → the first atom carrying its
- * tool_result (a background delegation's result can land in a later turn). Every result is
- * indexed, not only delegations' (cheaper than a second pass to find which are wanted); only
- * delegations are ever looked up.
- */
-function scanSession(session: Session, lane: LaneInput, laneIndex: number, idle: TimelineIdle[]): Map<string, Atom> {
-	const out = new Map<string, Atom>();
-	// Indexed loops: for-of allocates an iterator result per step until the code is optimized,
-	// and the timeline is laid out once per load (cold).
-	const turns = session.turns;
-	for (let ti = 0; ti < turns.length; ti++) {
-		const atoms = turns[ti].atoms;
-		for (let ai = 0; ai < atoms.length; ai++) {
-			const a = atoms[ai];
-			if (a.type === 'idle') {
-				if (typeof a.end === 'number' && a.end > a.t) idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
-				continue;
-			}
-			if (a.type !== 'user') continue;
-			const content = a.message?.content;
-			if (!Array.isArray(content)) continue;
-			for (let bi = 0; bi < content.length; bi++) {
-				const b = content[bi];
-				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.has(b.tool_use_id)) out.set(b.tool_use_id, a);
-			}
-		}
-	}
-	return out;
-}
-
 /** First and last non-idle atom times of a child transcript, or null. */
 function childSpan(child: ChildActivity | undefined): [number, number] | null {
 	let lo = Infinity;
@@ -270,19 +227,29 @@ interface LaneBuild {
 	subBars: TimelineSubBar[];
 	idle: TimelineIdle[];
 	markers: TimelineMarker[];
+	/** tool_use id → the first atom carrying its tool_result, over the whole session (a background
+	 *  delegation's result can land in a later turn). Every result is indexed as it is passed;
+	 *  only delegations are looked up, once the lane is done. */
+	results: Map<string, Atom>;
+	/** Delegation calls waiting for the results: atom, block index, lane-local bar, bar end. */
+	calls: [Atom, number, number, number][];
 }
+
+/** The gaps of a bar without idle spans inside it (most bars): one shared, never-written array. */
+const NO_GAPS: [number, number][] = [];
 
 function layoutSegment(
 	out: LaneBuild,
 	lane: LaneInput,
 	laneIndex: number,
 	turn: Turn,
-	seg: { id: string; trigger: string | null; start: number; stop: number },
-	results: Map<string, Atom>
+	seg: { id: string; trigger: string | null; start: number; stop: number }
 ): void {
 	const atoms = turn.atoms;
 	const { start, stop } = seg;
-	// One pass over the segment's non-idle ("work") atoms.
+	const local = out.bars.length;
+	// One pass over the segment's non-idle ("work") atoms: the layout runs once per load, cold
+	// (interpreted code), so every pass over the atoms and every block scan counts.
 	let count = 0;
 	let t0 = Infinity;
 	let t1 = -Infinity;
@@ -292,10 +259,15 @@ function layoutSegment(
 	let firstUuid: string | null = null;
 	let boundary: Atom | null = null;
 	let idleCount = 0;
+	/** Delegation calls (atom, block index), placed once the bar's end is known. */
+	let calls: [Atom, number][] | null = null;
+	// The segments of a turn cover all its atoms, so this loop is also the lane's only pass over
+	// the session: idle spans and tool results are collected here.
 	for (let i = start; i < stop; i++) {
 		const a = atoms[i];
 		if (a.type === 'idle') {
 			idleCount++;
+			if (typeof a.end === 'number' && a.end > a.t) out.idle.push({ laneKey: lane.key, lane: laneIndex, t0: a.t * 1000, t1: a.end * 1000 });
 			continue;
 		}
 		count++;
@@ -303,12 +275,46 @@ function layoutSegment(
 		if (ms < t0) t0 = ms;
 		if (ms > t1) t1 = ms;
 		if (firstUuid === null && a.uuid) firstUuid = a.uuid;
-		if (!boundary && a.subtype === 'compact_boundary') boundary = a;
+		if (a.subtype === 'compact_boundary') {
+			if (!boundary) boundary = a;
+			const pre = a.compact_metadata?.pre_tokens;
+			out.markers.push({
+				kind: 'compaction',
+				laneKey: lane.key,
+				lane: laneIndex,
+				t: ms,
+				uuid: a.uuid,
+				trigger: a.compact_metadata?.trigger ?? null,
+				preTokens: typeof pre === 'number' ? pre : null
+			});
+		}
 		if (!input && (seg.trigger != null ? a.uuid === seg.trigger : isOpener(a))) input = a;
-		if (a.type === 'assistant' && !a.isApiError && a.uuid) {
-			const text = hasText(a);
+		const content = a.message?.content;
+		if (!Array.isArray(content)) continue;
+		if (a.type === 'user') {
+			for (let bi = 0; bi < content.length; bi++) {
+				const b = content[bi];
+				if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !out.results.has(b.tool_use_id)) out.results.set(b.tool_use_id, a);
+			}
+			continue;
+		}
+		if (a.type !== 'assistant') continue;
+		// One scan of the blocks: non-blank text, a tool_use, and delegation calls.
+		let text = false;
+		let tool = false;
+		for (let bi = 0; bi < content.length; bi++) {
+			const b = content[bi];
+			if (b.type === 'text') {
+				// /\S/ matches exactly what trim() keeps (no trimmed copy is made).
+				if (!text && typeof b.text === 'string' && NON_BLANK.test(b.text)) text = true;
+			} else if (b.type === 'tool_use') {
+				tool = true;
+				if (typeof b.id === 'string' && isDelegation(b.name, b.id, lane.children)) (calls ??= []).push([a, bi]);
+			}
+		}
+		if (!a.isApiError && a.uuid) {
 			if (text) reply = a;
-			if (!workAtom && (text || hasBlock(a, 'tool_use'))) workAtom = a;
+			if (!workAtom && (text || tool)) workAtom = a;
 		}
 	}
 	if (count === 0) return; // an idle-only stretch: no bar, its idle span is drawn anyway
@@ -326,18 +332,17 @@ function layoutSegment(
 	const author = input ? authorClass(input.author) : 'none';
 	const gist = segmentGist(input, boundary, atoms, start, stop);
 
-	const gaps: [number, number][] = [];
+	let gaps = NO_GAPS;
 	if (idleCount > 0) {
 		for (let i = start; i < stop; i++) {
 			const a = atoms[i];
 			if (a.type !== 'idle') continue;
 			const g0 = Math.max(t0, a.t * 1000);
 			const g1 = Math.min(t1, (a.end ?? a.t) * 1000);
-			if (g1 > g0) gaps.push([g0, g1]);
+			if (g1 > g0) (gaps === NO_GAPS ? (gaps = []) : gaps).push([g0, g1]);
 		}
 	}
 
-	const local = out.bars.length;
 	out.bars.push({
 		index: local,
 		segmentId: seg.id,
@@ -374,60 +379,41 @@ function layoutSegment(
 		});
 	}
 
-	for (let i = start; i < stop; i++) {
-		const a = atoms[i];
-		if (a.type === 'idle') continue;
-		if (a.subtype === 'compact_boundary') {
-			const pre = a.compact_metadata?.pre_tokens;
-			out.markers.push({
-				kind: 'compaction',
-				laneKey: lane.key,
-				lane: laneIndex,
-				t: atomMs(a),
-				uuid: a.uuid,
-				trigger: a.compact_metadata?.trigger ?? null,
-				preTokens: typeof pre === 'number' ? pre : null
-			});
-		}
-		if (a.type !== 'assistant' || !Array.isArray(a.message?.content)) continue;
-		const content = a.message.content;
-		for (let bi = 0; bi < content.length; bi++) {
-			const b = content[bi];
-			if (b.type !== 'tool_use' || typeof b.id !== 'string') continue;
-			if (!isDelegation(b.name, b.id, lane.children)) continue;
-			const child = lane.children?.[b.id];
-			const call = atomMs(a);
-			const resAtom = results.get(b.id);
-			const res = resAtom ? { uuid: resAtom.uuid, ms: atomMs(resAtom) } : undefined;
-			const cs = childSpan(child);
-			const s0 = Math.min(call, cs?.[0] ?? call);
-			const s1 = Math.max(res?.ms ?? call, cs?.[1] ?? call);
-			const args = (b.input ?? {}) as Record<string, unknown>;
-			out.subBars.push({
-				bar: local,
-				laneKey: lane.key,
-				lane: laneIndex,
-				toolUseId: b.id,
-				t0: s0,
-				t1: res || cs ? s1 : Math.max(s1, t1),
-				label:
-					str(child?.description) ??
-					str(args.description) ??
-					str(child?.agentType) ??
-					str(args.subagent_type) ??
-					'Subagent',
-				callUuid: a.uuid,
-				resultUuid: res?.uuid ?? null,
-				finished: Boolean(res || cs)
-			});
-		}
-	}
+	if (calls) for (const [a, bi] of calls) out.calls.push([a, bi, local, t1]);
+}
+
+/** The sub-bar of the delegation call in block `bi` of atom `a` (bar `local` ends at `barEnd`). */
+function subBar(a: Atom, bi: number, lane: LaneInput, laneIndex: number, local: number, barEnd: number, results: Map<string, Atom>): TimelineSubBar {
+	const b = (a.message?.content as ContentBlock[])[bi];
+	const id = b.id as string;
+	const child = lane.children?.[id];
+	const call = atomMs(a);
+	const resAtom = results.get(id);
+	const res = resAtom ? { uuid: resAtom.uuid, ms: atomMs(resAtom) } : undefined;
+	const cs = childSpan(child);
+	const s0 = Math.min(call, cs?.[0] ?? call);
+	const s1 = Math.max(res?.ms ?? call, cs?.[1] ?? call);
+	const args = (b.input ?? {}) as Record<string, unknown>;
+	return {
+		bar: local,
+		laneKey: lane.key,
+		lane: laneIndex,
+		toolUseId: id,
+		t0: s0,
+		t1: res || cs ? s1 : Math.max(s1, barEnd),
+		label: str(child?.description) ?? str(args.description) ?? str(child?.agentType) ?? str(args.subagent_type) ?? 'Subagent',
+		callUuid: a.uuid,
+		resultUuid: res?.uuid ?? null,
+		finished: Boolean(res || cs)
+	};
 }
 
 /** Some formats record no times at all: their segments are counted, not drawn. */
 function dropUntimed(built: LaneBuild, layout: TimelineLayout): LaneBuild {
 	const finite = (...xs: number[]) => xs.every(Number.isFinite);
-	if (built.bars.every((b) => finite(b.t0, b.t1))) return built;
+	let all = true;
+	for (let i = 0; i < built.bars.length && all; i++) all = Number.isFinite(built.bars[i].t0) && Number.isFinite(built.bars[i].t1);
+	if (all) return built;
 	const bars = built.bars.filter((b) => finite(b.t0, b.t1));
 	layout.untimed = (layout.untimed ?? 0) + built.bars.length - bars.length;
 	const renumber = new Map<number, number>();
@@ -446,13 +432,18 @@ function dropUntimed(built: LaneBuild, layout: TimelineLayout): LaneBuild {
 }
 
 function layoutLane(lane: LaneInput, laneIndex: number): LaneBuild {
-	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [] };
+	const out: LaneBuild = { bars: [], dots: [], subBars: [], idle: [], markers: [], results: new Map(), calls: [] };
 	const session = lane.session;
-	const results = scanSession(session, lane, laneIndex, out.idle);
+	// Indexed loops: for-of allocates an iterator result per step until the code is optimized,
+	// and the timeline is laid out once per load (cold).
 	const turns = session.turns;
 	for (let ti = 0; ti < turns.length; ti++) {
 		const segs = segmentsOf(turns[ti], session.rompUuid);
-		for (let si = 0; si < segs.length; si++) layoutSegment(out, lane, laneIndex, turns[ti], segs[si], results);
+		for (let si = 0; si < segs.length; si++) layoutSegment(out, lane, laneIndex, turns[ti], segs[si]);
+	}
+	for (let i = 0; i < out.calls.length; i++) {
+		const [a, bi, bar, end] = out.calls[i];
+		out.subBars.push(subBar(a, bi, lane, laneIndex, bar, end, out.results));
 	}
 	out.idle.sort((x, y) => x.t0 - y.t0);
 	return out;
@@ -468,7 +459,7 @@ function inOrder<T>(xs: readonly T[], cmp: (a: T, b: T) => number): boolean {
 /** Lays out several sessions on one shared, broken time axis. */
 export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions = {}): TimelineLayout {
 	const layout: TimelineLayout = { lanes: [], bars: [], dots: [], subBars: [], idle: [], markers: [], axis: buildAxis([]) };
-	const activity: [number, number][] = [];
+	const activity = new SpanList();
 
 	lanes.forEach((lane, li) => {
 		const built = dropUntimed(layoutLane(lane, li), layout);
@@ -500,12 +491,12 @@ export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions 
 		let t1: number | null = null;
 		for (let i = barStart; i < layout.bars.length; i++) {
 			const b = layout.bars[i];
-			activity.push([b.t0, b.t1]);
+			activity.add(b.t0, b.t1);
 			t0 = t0 === null ? b.t0 : Math.min(t0, b.t0);
 			t1 = t1 === null ? b.t1 : Math.max(t1, b.t1);
 		}
-		for (const s of built.subBars) activity.push([s.t0, s.t1]);
-		for (const m of built.markers) activity.push([m.t, m.t]);
+		for (const s of built.subBars) activity.add(s.t0, s.t1);
+		for (const m of built.markers) activity.add(m.t, m.t);
 		layout.lanes.push({ key: lane.key, label: lane.label, index: li, t0, t1, barStart, barEnd: layout.bars.length });
 	});
 
