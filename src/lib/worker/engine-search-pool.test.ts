@@ -57,7 +57,7 @@ async function engines() {
 
 /** The outcome without its timings. */
 function same(r: SearchOutcome) {
-	return r.ok ? { ...r, ms: 0, firstMs: 0 } : r;
+	return r.ok ? { ...r, ms: 0, firstMs: 0, pooled: 0 } : r;
 }
 
 describe('search through the pool', () => {
@@ -81,6 +81,9 @@ describe('search through the pool', () => {
 			if (a.ok) {
 				expect(a.total).toBeGreaterThan(0);
 				expect(a.sessions).toBe(30);
+				// Every session but the one the load built went to the lanes.
+				expect(a.pooled).toBe(29);
+				expect(b.ok && b.pooled).toBe(0);
 				// Streamed batches carry every returned hit once, and end on the full count.
 				expect(batches.reduce((n, x) => n + x.hits, 0)).toBe(a.hits.length);
 				expect(batches.at(-1)?.total).toBe(a.total);

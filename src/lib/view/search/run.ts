@@ -47,7 +47,7 @@ export interface SearchBatch {
 }
 
 export type SearchOutcome =
-	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null }
+	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers). */ pooled: number }
 	| { ok: false; cancelled: boolean; error: string };
 
 export interface RunHooks {
@@ -87,6 +87,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		lastBatch = t;
 	};
 	// Sessions searched elsewhere all start now; each one's hit budget is what is left when it starts.
+	let pooled = 0;
 	const remote = sources.map((src) => src.scan?.(() => Math.max(0, maxHits - all.length)) ?? null);
 	for (let s = 0; s < sources.length; s++) {
 		const away = remote[s];
@@ -96,6 +97,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			const r = await away;
 			if (hooks.cancelled()) return cancelled();
 			if (!r) continue;
+			pooled++;
 			total += r.counted;
 			// A session's hits are its first matching fields, so cutting them at what is left gives the sequential cut.
 			const hits = r.hits.length > maxHits - all.length ? r.hits.slice(0, maxHits - all.length) : r.hits;
@@ -131,7 +133,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		}
 	}
 	flush(sources.length, true);
-	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started };
+	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled };
 }
 
 function cancelled(): SearchOutcome {
