@@ -34,8 +34,9 @@ export interface AutomationResult {
   ms: number;
   /** Time to the first batch holding a hit, ms (null without hits). */
   firstMs: number | null;
-  /** Sessions the search workers searched (listed sessions of a big drop that were not built). */
+  /** Sessions the search workers searched (listed sessions of a big drop that were not built), and their summed time there. */
   pooled: number;
+  pooledMs: number;
 }
 
 const AUTOMATION_MAX_HITS = 1_000_000;
@@ -147,7 +148,8 @@ export class Search {
       hits: out.hits.map((h) => ({ sessionKey: h.sessionKey, atomUuid: h.atomUuid })),
       ms: performance.now() - started,
       firstMs: out.firstMs,
-      pooled: out.pooled
+      pooled: out.pooled,
+      pooledMs: out.pooledMs
     };
   }
 

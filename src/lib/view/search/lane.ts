@@ -36,6 +36,8 @@ export interface LaneResult {
 	cached: boolean;
 	/** Cache keys the lane dropped to stay within its budget. */
 	evicted: string[];
+	/** Time the lane spent on this session (build and scan), ms. */
+	ms: number;
 }
 
 /** Each search lane runs jobs one after another through this. */
@@ -66,16 +68,17 @@ export class LaneState {
 	}
 
 	async run(job: LaneJob): Promise<LaneResult> {
+		const started = performance.now();
 		const matcher = this.#matcher(job);
 		let text = this.cache.get(job.cacheKey);
 		if (!text) {
 			const loaded = await loadForSearch(job).catch(() => null);
-			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted() };
+			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
 			text = this.cache.set(job.cacheKey, fieldsOfLoaded(loaded));
 		}
 		// A query that does not compile never reaches a lane (the run reports it first).
 		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded) : { hits: [], counted: 0 };
-		return { ok: true, hits, counted, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted() };
+		return { ok: true, hits, counted, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
 	}
 
 	#matcher(job: LaneJob): Matcher | null {

@@ -16,7 +16,7 @@ class ManualLane implements SearchLane {
 				job,
 				finish: (r: Partial<LaneResult> = {}) => {
 					this.open.splice(this.open.indexOf(entry), 1);
-					resolve({ ok: true, hits: [], counted: 1, cached: true, evicted: [], ...r });
+					resolve({ ok: true, hits: [], counted: 1, cached: true, evicted: [], ms: 1, ...r });
 				},
 				fail: () => {
 					this.open.splice(this.open.indexOf(entry), 1);
@@ -118,7 +118,7 @@ describe('SearchPool', () => {
 		const pool = new SearchPool(lanes, () => ({
 			run: async (j) => {
 				fallbackRuns++;
-				return { ok: true, hits: [], counted: j.cacheKey.length, cached: false, evicted: [] };
+				return { ok: true, hits: [], counted: j.cacheKey.length, cached: false, evicted: [], ms: 1 };
 			}
 		}));
 		const p = ['a', 'b', 'c'].map((k) => pool.submit(k, job(k)));

@@ -34,6 +34,8 @@ export interface SearchSource {
 export interface ScannedSource {
 	hits: SearchHit[];
 	counted: number;
+	/** Time spent on it there, ms. */
+	ms: number;
 }
 
 export interface SearchBatch {
@@ -47,7 +49,7 @@ export interface SearchBatch {
 }
 
 export type SearchOutcome =
-	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers). */ pooled: number }
+	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number }
 	| { ok: false; cancelled: boolean; error: string };
 
 export interface RunHooks {
@@ -88,6 +90,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 	};
 	// Sessions searched elsewhere all start now; each one's hit budget is what is left when it starts.
 	let pooled = 0;
+	let pooledMs = 0;
 	const remote = sources.map((src) => src.scan?.(() => Math.max(0, maxHits - all.length)) ?? null);
 	for (let s = 0; s < sources.length; s++) {
 		const away = remote[s];
@@ -98,6 +101,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			if (hooks.cancelled()) return cancelled();
 			if (!r) continue;
 			pooled++;
+			pooledMs += r.ms;
 			total += r.counted;
 			// A session's hits are its first matching fields, so cutting them at what is left gives the sequential cut.
 			const hits = r.hits.length > maxHits - all.length ? r.hits.slice(0, maxHits - all.length) : r.hits;
@@ -133,7 +137,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		}
 	}
 	flush(sources.length, true);
-	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled };
+	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled, pooledMs };
 }
 
 function cancelled(): SearchOutcome {
