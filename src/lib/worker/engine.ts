@@ -361,7 +361,8 @@ export class Engine {
     // Built sessions first (their text is ready), then listed ones, parsed on the way.
     const picked = (keys.length ? keys.filter((k) => known.includes(k)) : known).sort((a, b) => Number(!this.#isBuilt(a)) - Number(!this.#isBuilt(b)));
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
-    const pool = picked.some((k) => this.#listed.has(k) && !this.#isBuilt(k)) ? (this.#pool ??= this.#startPool()) : null;
+    if (this.#pool === undefined && picked.some((k) => this.#listed.has(k) && !this.#isBuilt(k))) this.#pool = this.#startPool();
+    const pool = this.#pool ?? null;
     const lane = (key: string) => {
       const listed = this.#listed.get(key);
       if (!pool || !listed || this.#isBuilt(key) || this.#cachedSearch.get(key)) return undefined;

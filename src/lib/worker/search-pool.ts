@@ -30,22 +30,26 @@ export function startSearchPool(totalChars: number): SearchPool | null {
 function workerLane(maxChars: number): SearchLane {
   const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<SearchWorkerApi>(worker);
-  // A worker whose module fails to load never answers: its error fails the job in flight, so the
-  // pool hands that job and the lane's queue to the other lanes (or to this thread).
+  // A worker whose module fails to load never answers: its error fails the jobs in flight, so the
+  // pool hands them and the lane's queue to the other lanes (or to this thread).
   let failed: Error | null = null;
-  let fail: ((e: Error) => void) | null = null;
+  const waiting = new Set<(e: Error) => void>();
   worker.addEventListener('error', (e) => {
     failed = new Error(`search worker failed: ${e.message ?? 'no message'}`);
-    fail?.(failed);
+    for (const reject of waiting) reject(failed);
+    waiting.clear();
   });
   void api.init(maxChars);
   return {
     run(job: LaneJob): Promise<LaneResult> {
       if (failed) return Promise.reject(failed);
       return new Promise<LaneResult>((resolve, reject) => {
-        fail = reject;
-        api.run(job).then(resolve, reject);
+        waiting.add(reject);
+        api.run(job).then(resolve, reject).finally(() => waiting.delete(reject));
       });
+    },
+    skipBefore(generation: number) {
+      void api.skipBefore(generation);
     },
     dispose() {
       api[Comlink.releaseProxy]();
@@ -56,8 +60,9 @@ function workerLane(maxChars: number): SearchLane {
 
 /** A source's `scan` (view/search/run.ts) that searches one session in the pool. */
 export function scanInPool(pool: SearchPool, request: SearchRequest, session: Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed'>) {
+  const size = session.files.reduce((n, f) => n + f.blob.size, 0);
   return (budget: () => number) =>
     pool
-      .submit(session.cacheKey, () => ({ ...session, query: request.query, options: request.options, scope: request.scope, maxHits: budget() }))
+      .submit(session.cacheKey, size, () => ({ ...session, query: request.query, options: request.options, scope: request.scope, maxHits: budget() }))
       .then((r) => (r?.ok ? r : null));
 }

@@ -14,6 +14,9 @@ const api = {
   run(job: LaneJob) {
     state ??= new LaneState(16_000_000);
     return state.run(job);
+  },
+  skipBefore(generation: number): void {
+    state?.skipBefore(generation);
   }
 };
 

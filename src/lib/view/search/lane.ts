@@ -25,6 +25,8 @@ export interface LaneJob {
 	scope?: SearchScope;
 	/** Most hits with snippets wanted from this session (the count goes on past it). */
 	maxHits: number;
+	/** The pool's query generation: a lane skips a waiting job older than its last skipBefore(). */
+	generation: number;
 }
 
 export interface LaneResult {
@@ -43,6 +45,8 @@ export interface LaneResult {
 /** Each search lane runs jobs one after another through this. */
 export interface SearchLane {
 	run(job: LaneJob): Promise<LaneResult>;
+	/** Jobs of an older generation still waiting in the lane are skipped (a newer query replaced them). */
+	skipBefore?(generation: number): void;
 	dispose?(): void;
 }
 
@@ -57,17 +61,34 @@ async function loadForSearch(job: LaneJob): Promise<LoadedSession | null> {
 	return out ? (out.sessions.find((s) => s.key === job.key) ?? out.sessions[0] ?? null) : null;
 }
 
-/** The state of one lane: its bounded text cache and the last query it compiled. */
+/** The state of one lane: its bounded text cache, the last query it compiled, the jobs waiting. */
 export class LaneState {
 	readonly cache: SessionTextCache;
 	#evicted: string[] = [];
 	#compiled: { sig: string; matcher: Matcher | null } = { sig: '', matcher: null };
+	/** Jobs run one after another (one build in memory at a time); this is the last one's end. */
+	#tail: Promise<unknown> = Promise.resolve();
+	#skipBefore = 0;
 
 	constructor(maxChars: number) {
 		this.cache = new SessionTextCache(maxChars, (k) => this.#evicted.push(k));
 	}
 
-	async run(job: LaneJob): Promise<LaneResult> {
+	run(job: LaneJob): Promise<LaneResult> {
+		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job)));
+		this.#tail = done.catch(() => undefined);
+		return done;
+	}
+
+	skipBefore(generation: number): void {
+		this.#skipBefore = Math.max(this.#skipBefore, generation);
+	}
+
+	#skipped(): LaneResult {
+		return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: 0 };
+	}
+
+	async #run(job: LaneJob): Promise<LaneResult> {
 		const started = performance.now();
 		const matcher = this.#matcher(job);
 		let text = this.cache.get(job.cacheKey);
@@ -105,5 +126,8 @@ export class LocalLane implements SearchLane {
 	}
 	run(job: LaneJob): Promise<LaneResult> {
 		return this.state.run(job);
+	}
+	skipBefore(generation: number): void {
+		this.state.skipBefore(generation);
 	}
 }
