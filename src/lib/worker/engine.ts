@@ -349,6 +349,7 @@ export class Engine {
     this.#blobs = new Map();
     this.#lru.clear();
     this.#building.clear();
+    this.#pool?.clear();
   }
 
   /**

@@ -51,6 +51,9 @@ function workerLane(maxChars: number): SearchLane {
     skipBefore(generation: number) {
       void api.skipBefore(generation);
     },
+    clear() {
+      void api.clear();
+    },
     dispose() {
       api[Comlink.releaseProxy]();
       worker.terminate();

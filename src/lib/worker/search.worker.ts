@@ -17,6 +17,9 @@ const api = {
   },
   skipBefore(generation: number): void {
     state?.skipBefore(generation);
+  },
+  clear(): void {
+    state?.clear();
   }
 };
 

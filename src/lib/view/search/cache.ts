@@ -46,6 +46,12 @@ export class SessionTextCache {
 		return entry;
 	}
 
+	/** Forgets every session (no evictions reported: nothing is kept anywhere). */
+	clear(): void {
+		this.#entries.clear();
+		this.#chars = 0;
+	}
+
 	get chars(): number {
 		return this.#chars;
 	}

@@ -47,6 +47,8 @@ export interface SearchLane {
 	run(job: LaneJob): Promise<LaneResult>;
 	/** Jobs of an older generation still waiting in the lane are skipped (a newer query replaced them). */
 	skipBefore?(generation: number): void;
+	/** Forgets the kept text (a new drop replaced the sessions). */
+	clear?(): void;
 	dispose?(): void;
 }
 
@@ -82,6 +84,11 @@ export class LaneState {
 
 	skipBefore(generation: number): void {
 		this.#skipBefore = Math.max(this.#skipBefore, generation);
+	}
+
+	clear(): void {
+		this.cache.clear();
+		this.#evicted = [];
 	}
 
 	#skipped(): LaneResult {
@@ -129,5 +136,8 @@ export class LocalLane implements SearchLane {
 	}
 	skipBefore(generation: number): void {
 		this.state.skipBefore(generation);
+	}
+	clear(): void {
+		this.state.clear();
 	}
 }

@@ -76,6 +76,21 @@ describe('SearchPool', () => {
 		expect(lanes.flatMap((l) => l.ran).sort()).toEqual(keys);
 	});
 
+	it('after clear (a new drop), no session is routed by what a lane kept before', async () => {
+		const lanes = [new ManualLane(), new ManualLane()];
+		let cleared = 0;
+		for (const l of lanes) (l as SearchLane).clear = () => void cleared++;
+		const pool = new SearchPool(lanes, noFallback);
+		await Promise.all([pool.submit('a', 1, job('a')), pool.submit('b', 1, job('b')), finishAll(lanes)]);
+		expect(lanes.map((l) => l.ran)).toEqual([['a'], ['b']]);
+		pool.clear();
+		expect(cleared).toBe(2);
+		for (const l of lanes) l.ran = [];
+		// 'b' was lane 1's; now both go by the shared queue: lane 0 (largest first) takes 'b'.
+		await Promise.all([pool.submit('a', 1, job('a')), pool.submit('b', 5, job('b')), finishAll(lanes)]);
+		expect(lanes.map((l) => l.ran)).toEqual([['b'], ['a']]);
+	});
+
 	it('a session a lane dropped from its cache goes to any lane', async () => {
 		const lanes = [new ManualLane(), new ManualLane()];
 		const pool = new SearchPool(lanes, noFallback);

@@ -84,6 +84,13 @@ export class SearchPool {
 		for (const t of dropped) t.resolve(null);
 	}
 
+	/** Cancels, and every lane forgets the text it kept (a new drop: those sessions are gone). */
+	clear(): void {
+		this.cancel();
+		this.#owner.clear();
+		for (const s of this.#slots) if (!s.dead) s.lane.clear?.();
+	}
+
 	dispose(): void {
 		this.cancel();
 		for (const s of this.#slots) s.lane.dispose?.();
