@@ -448,7 +448,8 @@ export class Engine {
     return data;
   }
 
-  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones). */
+  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones).
+   *  Where search workers run (search-pool.ts), they do this instead; this is the path without them. */
   async #listedFields(key: string, signal: AbortSignal): Promise<SearchData | null> {
     const known = this.#cachedSearch.get(key);
     if (known) return known;

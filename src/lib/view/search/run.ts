@@ -104,9 +104,12 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			pooledMs += r.ms;
 			total += r.counted;
 			// A session's hits are its first matching fields, so cutting them at what is left gives the sequential cut.
-			const hits = r.hits.length > maxHits - all.length ? r.hits.slice(0, maxHits - all.length) : r.hits;
-			all.push(...hits);
-			pending.push(...hits);
+			// (One by one, not spread: a big session's hits could pass the arguments limit.)
+			const take = Math.min(r.hits.length, maxHits - all.length);
+			for (let i = 0; i < take; i++) {
+				all.push(r.hits[i]);
+				pending.push(r.hits[i]);
+			}
 			const t = now();
 			if ((firstMs === null && pending.length >= FIRST_BATCH_HITS) || t - lastBatch >= BATCH_MS) flush(s + 1, false);
 			if (t - sliceStart >= SLICE_MS) {
