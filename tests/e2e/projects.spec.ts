@@ -215,3 +215,36 @@ test('dropping the same tree again lists it from the scan index, without reading
   expect((await stats(page)).sessions).toBe(40);
   await expect(entries(page).first()).toHaveAttribute('aria-current', 'true');
 });
+
+type SearchApi = { __loupe: { search: (q: string, o?: object) => Promise<{ total: number; hits: { sessionKey: string; atomUuid: string }[]; pooled: number }>; builtKeys: () => Promise<string[]> } };
+
+test('a search across the tree builds the listed sessions in the search workers: same hits cold and cached, a hit opens its session', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  const search = (q: string) => page.evaluate((q) => (window as unknown as SearchApi).__loupe.search(q, { scope: 'loaded' }), q);
+  // Cold: the workers build each listed session; again: each comes from the worker that kept its text.
+  const cold = await search('thread');
+  const again = await search('thread');
+  // All but the few sessions the engine had built (the open one, the idle prefetch) went to the workers.
+  expect(cold.pooled).toBeGreaterThanOrEqual(30);
+  expect(cold.total).toBeGreaterThan(0);
+  expect(again.total).toBe(cold.total);
+  expect(again.hits).toEqual(cold.hits);
+  // The field shows the same count; a hit in a session the engine never built opens it and lands.
+  await page.locator('input[type=search]').fill('thread');
+  await page.getByLabel('Search scope').selectOption('loaded');
+  await expect(page.locator('[data-search-count]')).toHaveText(new RegExp(`^${cold.total.toLocaleString('en-US')} results`));
+  const built = await page.evaluate(() => (window as unknown as SearchApi).__loupe.builtKeys());
+  const index = cold.hits.findIndex((h) => !built.includes(h.sessionKey));
+  // The field lists its first 1,000 hits, a page of 40 at a time.
+  expect(index).toBeGreaterThanOrEqual(0);
+  expect(index).toBeLessThan(1000);
+  const target = cold.hits[index];
+  for (let shown = 40; shown <= index; shown += 40) await page.getByRole('button', { name: /^Show more hits/ }).click();
+  const hit = page.locator(`[data-search-hit][data-session-key="${target.sessionKey}"][data-atom-uuid="${target.atomUuid}"]`);
+  await hit.scrollIntoViewIfNeeded();
+  await hit.click();
+  await expect(main(page)).toHaveAttribute('data-session-key', target.sessionKey);
+  // The landing highlights the row holding the hit's atom.
+  await expect(page.locator('main .row.highlight')).toBeVisible();
+});

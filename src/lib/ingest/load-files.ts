@@ -79,8 +79,11 @@ export async function readFileRecords(path: string, blob: Blob, opts: LoadOption
 			opts.signal?.throwIfAborted();
 			reader.push(chunk);
 			bytesRead += chunk.length;
-			lines += countNewlines(chunk);
-			opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+			// Lines are counted for progress only (a search worker's build asks for none).
+			if (opts.onProgress) {
+				lines += countNewlines(chunk);
+				opts.onProgress({ file: path, bytesRead, bytesTotal: blob.size, lines });
+			}
 		}
 	}
 	opts.signal?.throwIfAborted();

@@ -7,6 +7,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 /** Markers whose whole content is noise for a title. */
 const DROP_BLOCKS = ['system-reminder', 'local-command-caveat', 'local-command-stdout', 'local-command-stderr', 'bash-stdout', 'bash-stderr', 'task-notification'];
+const DROP_RES = DROP_BLOCKS.map((tag) => new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`, 'g'));
 
 /** Plain text of a message content (string or blocks); null when it holds tool results or no text. */
 export function contentText(content: unknown): string | null {
@@ -23,8 +24,10 @@ export function contentText(content: unknown): string | null {
 
 /** Strip markers; rewrite a slash-command echo as "/name args". */
 export function stripMarkers(text: string): string {
+	// Every marker starts with '<': text without one only has its spaces folded.
+	if (!text.includes('<')) return text.replace(/\s+/g, ' ').trim();
 	let t = text;
-	for (const tag of DROP_BLOCKS) t = t.replace(new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`, 'g'), ' ');
+	for (const re of DROP_RES) t = t.replace(re, ' ');
 	const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(t)?.[1]?.trim();
 	if (name) {
 		const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(t)?.[1]?.trim() ?? '';

@@ -35,6 +35,9 @@ export interface AutomationResult {
   ms: number;
   /** Time to the first batch holding a hit, ms (null without hits). */
   firstMs: number | null;
+  /** Sessions the search workers searched (listed sessions of a big drop that were not built), and their summed time there. */
+  pooled: number;
+  pooledMs: number;
 }
 
 const AUTOMATION_MAX_HITS = 1_000_000;
@@ -145,7 +148,9 @@ export class Search {
       total: out.total,
       hits: out.hits.map((h) => ({ sessionKey: h.sessionKey, atomUuid: h.atomUuid })),
       ms: performance.now() - started,
-      firstMs: out.firstMs
+      firstMs: out.firstMs,
+      pooled: out.pooled,
+      pooledMs: out.pooledMs
     };
   }
 
@@ -189,8 +194,9 @@ export class Search {
     if (!hit) return false;
     this.current = i;
     this.nav.query = this.query;
-    // A hit in a cached session that is not loaded opens it first (as Recent sessions would).
-    if (!this.viewer.sessions.some((s) => s.key === hit.sessionKey)) {
+    // A hit in a cached session that is not loaded opens it first (as Recent sessions would);
+    // a listed session of a big drop is loaded already (the landing builds it).
+    if (!this.viewer.sessions.some((s) => s.key === hit.sessionKey) && !this.viewer.list.some((s) => s.key === hit.sessionKey)) {
       await this.viewer.load({ kind: 'cached', key: hit.sessionKey });
       if (this.viewer.state !== 'ready') return false;
     }

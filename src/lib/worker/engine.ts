@@ -17,13 +17,14 @@
 // the model from the cached files in the background, which #built(key) awaits.
 import { segmentsOf } from '../model/index.ts';
 import { loadSessions } from '../ingest/load-files.ts';
+import { loadListed } from '../ingest/listed.ts';
 import type { ClassifiedFile, LoadedSession } from '../ingest/types.ts';
 import { buildChatRows, rowIndexOf, type ChatRow } from '../view/chat/index.ts';
 import { layoutTimeline, type TimelineLayout } from '../view/timeline/layout.ts';
 import { withSubagentLanes } from '../view/timeline/subagent-lanes.ts';
 import { prefersScan, scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../ingest/scan.ts';
 import { ByteLru } from '../ingest/lru.ts';
-import { dirOf, normPath, stemOf } from '../ingest/paths.ts';
+import { dirOf, normPath } from '../ingest/paths.ts';
 import { HARNESS_LABELS } from '../ingest/harnesses.ts';
 import type { ListEntry } from '../view/sessions/list.ts';
 import { PRICES, projectUsage, sessionUsage, type ProjectUsage, type SessionUsage } from '../view/usage/index.ts';
@@ -34,6 +35,8 @@ import { LiveProject } from '../ingest/live.ts';
 import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type LiveActivity } from '../view/chat/live.ts';
 import type { ChatIndex, FollowChange, FollowOutcome, InputFile, ListSnapshot, LiveState, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
+import type { SearchPool } from '../view/search/pool.ts';
+import { scanInPool, startSearchPool } from './search-pool.ts';
 
 /** The persisted row index as the engine stores it. */
 export type RowIndex = RowIndexStore<SessionSummary, ChatRow, TimelineLayout>;
@@ -73,6 +76,9 @@ export class Engine {
   #searchData = new WeakMap<Entry, SearchData>();
   /** Searchable text of sessions that are not built (cached or listed), parsed on a search's way through them. */
   #cachedSearch = new SessionTextCache(CACHED_SEARCH_CHARS);
+  /** Search workers that build a big drop's listed sessions side by side (search-pool.ts); null: none here. */
+  #pool: SearchPool | null | undefined;
+  #startPool: () => SearchPool | null;
   /** The last redacted copy of a session (exports in several formats redact once). */
   #redacted: { key: string; sig: string; origin: object; src: ExportSource } | null = null;
   /** The last load's scan: wall time, files, and how many came from earlier scans. */
@@ -91,10 +97,12 @@ export class Engine {
   #restoring = new Map<string, () => Promise<Entry | null>>();
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
-   *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts). */
-  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null> } = {}) {
+   *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts).
+   *  `searchPool`: starts the search pool (default: search workers, where they can start). */
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null } = {}) {
     this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
     this.#openRowIndex = opts.rowIndex ?? (() => Promise.resolve(null));
+    this.#startPool = opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS));
   }
 
   /**
@@ -291,20 +299,15 @@ export class Engine {
   }
 
   /** Parses a listed session from its File handles (null: unreadable, or gone from the listing). */
-  async #parseListed(listed: ScannedSession): Promise<LoadedSession | null> {
-    const files = listed.files.flatMap((path) => {
+  #parseListed(listed: ScannedSession): Promise<LoadedSession | null> {
+    return loadListed(listed, this.#listedFiles(listed));
+  }
+
+  #listedFiles(listed: ScannedSession): InputFile[] {
+    return listed.files.flatMap((path) => {
       const blob = this.#blobs.get(path);
       return blob ? [{ path, blob }] : [];
     });
-    // A file that cannot be read again (moved, permission gone) makes this open fail, not the engine.
-    const out = await loadSessions(files).catch(() => null);
-    if (!out) return null;
-    // Another harness lists its main file first (its id is the harness's own, not a file stem).
-    const other = listed.harness !== 'claude-code';
-    const leaf = other ? listed.files[0] : listed.files.find((p) => stemOf(p) === listed.id && dirOf(p) === listed.project);
-    const loaded = out.sessions.find((s) => s.files.at(-1) !== undefined && s.files.some((f) => f.path === leaf) && s.key.startsWith(`${listed.id}-`)) ?? out.sessions[0];
-    // The listed key stays the session's identity, so the page's list and the built session agree.
-    return loaded ? { ...loaded, key: listed.key } : null;
   }
 
   /** Scan mode: keep the listing and the handles, build only the newest session. */
@@ -346,6 +349,7 @@ export class Engine {
     this.#blobs = new Map();
     this.#lru.clear();
     this.#building.clear();
+    this.#pool?.clear();
   }
 
   /**
@@ -357,9 +361,17 @@ export class Engine {
     const known = this.#knownKeys();
     // Built sessions first (their text is ready), then listed ones, parsed on the way.
     const picked = (keys.length ? keys.filter((k) => known.includes(k)) : known).sort((a, b) => Number(!this.#isBuilt(a)) - Number(!this.#isBuilt(b)));
+    // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
+    if (this.#pool === undefined && picked.some((k) => this.#listed.has(k) && !this.#isBuilt(k))) this.#pool = this.#startPool();
+    const pool = this.#pool ?? null;
+    const lane = (key: string) => {
+      const listed = this.#listed.get(key);
+      if (!pool || !listed || this.#isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
+      return scanInPool(pool, request, { cacheKey: `${this.#generation}:${key}`, key, files: this.#listedFiles(listed), listed });
+    };
     return runSearch(
       request,
-      picked.map((key) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)) })),
+      picked.map((key) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) })),
       { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
     );
   }
@@ -407,6 +419,7 @@ export class Engine {
     this.#searchGeneration = generation;
     this.#searchAbort?.abort();
     this.#searchAbort = new AbortController();
+    this.#pool?.cancel();
     return this.#searchAbort.signal;
   }
 
@@ -435,7 +448,8 @@ export class Engine {
     return data;
   }
 
-  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones). */
+  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones).
+   *  Where search workers run (search-pool.ts), they do this instead; this is the path without them. */
   async #listedFields(key: string, signal: AbortSignal): Promise<SearchData | null> {
     const known = this.#cachedSearch.get(key);
     if (known) return known;

@@ -22,4 +22,16 @@ describe('SessionTextCache', () => {
 		c.set('big', [field('yy')]);
 		expect(c.chars).toBe(2);
 	});
+
+	it('tells which sessions it dropped for the budget (a search pool routes by what is kept)', () => {
+		const dropped: string[] = [];
+		const c = new SessionTextCache(10, (k) => dropped.push(k));
+		c.set('a', [field('aaaa')]);
+		c.set('b', [field('bbbb')]);
+		c.set('a', [field('aaaa')]);
+		expect(dropped).toEqual([]);
+		c.set('c', [field('cccccc')]);
+		expect(dropped).toEqual(['b']);
+		expect(c.get('b')).toBeUndefined();
+	});
 });

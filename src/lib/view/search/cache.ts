@@ -20,9 +20,12 @@ export class SessionTextCache {
 	#entries = new Map<string, SessionText>();
 	#chars = 0;
 	readonly maxChars: number;
+	#onEvict: ((key: string) => void) | undefined;
 
-	constructor(maxChars: number) {
+	/** `onEvict` hears of each key dropped for the budget (a search pool routes by what is kept). */
+	constructor(maxChars: number, onEvict?: (key: string) => void) {
 		this.maxChars = maxChars;
+		this.#onEvict = onEvict;
 	}
 
 	get(key: string): SessionText | undefined {
@@ -38,8 +41,15 @@ export class SessionTextCache {
 		for (const k of this.#entries.keys()) {
 			if (this.#chars <= this.maxChars || k === key) break;
 			this.#drop(k);
+			this.#onEvict?.(k);
 		}
 		return entry;
+	}
+
+	/** Forgets every session (no evictions reported: nothing is kept anywhere). */
+	clear(): void {
+		this.#entries.clear();
+		this.#chars = 0;
 	}
 
 	get chars(): number {

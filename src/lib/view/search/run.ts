@@ -3,6 +3,10 @@
 // lets the event loop run (in the worker, that is where a newer query's message arrives) before
 // `cancelled` is asked whether to go on. Sessions are asked for their fields one at a time, so a
 // session that has to be built first costs nothing until the scan reaches it.
+// A source may instead be searched elsewhere (`scan`: a search worker of the pool, pool.ts). All
+// of those start at once and finish in any order; the run still takes every session's result in
+// the sources' order (the later ones wait in their slots), so the hits, the count and which hits
+// fall within maxHits are exactly those of a search that went through the sessions one by one.
 import type { SearchField } from './fields.ts';
 import { compileQuery, type SearchOptions } from './query.ts';
 import { scanFields, type FoldedTexts, type SearchHit, type SearchScope } from './scan.ts';
@@ -21,6 +25,17 @@ export interface SearchSource {
 	key: string;
 	/** The session's fields (may build the session) and its cache of folded texts. */
 	fields: () => { fields: readonly SearchField[]; folded: FoldedTexts } | null | Promise<{ fields: readonly SearchField[]; folded: FoldedTexts } | null>;
+	/** Searched elsewhere instead: the session's hits (at most `budget()` of them, asked when its
+	 *  search starts) and its count; null skips it (unreadable, or dropped by a cancel). */
+	scan?: (budget: () => number) => Promise<ScannedSource | null>;
+}
+
+/** One session's result from a search run elsewhere (a pool lane). */
+export interface ScannedSource {
+	hits: SearchHit[];
+	counted: number;
+	/** Time spent on it there, ms. */
+	ms: number;
 }
 
 export interface SearchBatch {
@@ -34,7 +49,7 @@ export interface SearchBatch {
 }
 
 export type SearchOutcome =
-	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null }
+	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number }
 	| { ok: false; cancelled: boolean; error: string };
 
 export interface RunHooks {
@@ -73,7 +88,37 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		pending = [];
 		lastBatch = t;
 	};
+	// Sessions searched elsewhere all start now; each one's hit budget is what is left when it starts.
+	let pooled = 0;
+	let pooledMs = 0;
+	const remote = sources.map((src) => src.scan?.(() => Math.max(0, maxHits - all.length)) ?? null);
 	for (let s = 0; s < sources.length; s++) {
+		const away = remote[s];
+		if (away) {
+			// Hits found so far go out before waiting on a session still being searched.
+			if (pending.length && (firstMs === null || now() - lastBatch >= BATCH_MS)) flush(s, false);
+			const r = await away;
+			if (hooks.cancelled()) return cancelled();
+			if (!r) continue;
+			pooled++;
+			pooledMs += r.ms;
+			total += r.counted;
+			// A session's hits are its first matching fields, so cutting them at what is left gives the sequential cut.
+			// (One by one, not spread: a big session's hits could pass the arguments limit.)
+			const take = Math.min(r.hits.length, maxHits - all.length);
+			for (let i = 0; i < take; i++) {
+				all.push(r.hits[i]);
+				pending.push(r.hits[i]);
+			}
+			const t = now();
+			if ((firstMs === null && pending.length >= FIRST_BATCH_HITS) || t - lastBatch >= BATCH_MS) flush(s + 1, false);
+			if (t - sliceStart >= SLICE_MS) {
+				await hooks.pause();
+				if (hooks.cancelled()) return cancelled();
+				sliceStart = now();
+			}
+			continue;
+		}
 		const data = await sources[s].fields();
 		if (hooks.cancelled()) return cancelled();
 		if (!data) continue;
@@ -95,7 +140,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		}
 	}
 	flush(sources.length, true);
-	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started };
+	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled, pooledMs };
 }
 
 function cancelled(): SearchOutcome {

@@ -1,0 +1,143 @@
+// What one search lane does with one session: find its searchable text in the lane's own cache
+// or build it (the session's files → the model → chat rows → fields, the path the engine takes
+// for a session it builds), then run the query over all of it and send back only the hits and
+// the count. A lane is a search worker (worker/search.worker.ts) or, where workers cannot start
+// (Node, tests), the engine's own thread; both run this function, so they find the same hits.
+import { loadListed, type ListedRef } from '../../ingest/listed.ts';
+import { loadSessions } from '../../ingest/load-files.ts';
+import type { InputFile, LoadedSession } from '../../ingest/types.ts';
+import { buildChatRows } from '../chat/index.ts';
+import { SessionTextCache } from './cache.ts';
+import { fieldsOfRows, type SearchField } from './fields.ts';
+import { compileQuery, type Matcher, type SearchOptions } from './query.ts';
+import { scanFields, type SearchHit, type SearchScope } from './scan.ts';
+
+export interface LaneJob {
+	/** The lane's cache key: the session's key, qualified by the load it belongs to. */
+	cacheKey: string;
+	/** The session key the hits carry. */
+	key: string;
+	files: InputFile[];
+	/** A listed session of a big drop (picked from its files as the engine picks it); null: the session whose key is `key`, else the first. */
+	listed: ListedRef | null;
+	query: string;
+	options?: SearchOptions;
+	scope?: SearchScope;
+	/** Most hits with snippets wanted from this session (the count goes on past it). */
+	maxHits: number;
+	/** The pool's query generation: a lane skips a waiting job older than its last skipBefore(). */
+	generation: number;
+}
+
+export interface LaneResult {
+	/** False: the session could not be read or built (it is skipped, as the engine skips it). */
+	ok: boolean;
+	hits: SearchHit[];
+	counted: number;
+	/** The lane keeps this session's text now (the pool routes its next query here). */
+	cached: boolean;
+	/** Cache keys the lane dropped to stay within its budget. */
+	evicted: string[];
+	/** Time the lane spent on this session (build and scan), ms. */
+	ms: number;
+}
+
+/** Each search lane runs jobs one after another through this. */
+export interface SearchLane {
+	run(job: LaneJob): Promise<LaneResult>;
+	/** Jobs of an older generation still waiting in the lane are skipped (a newer query replaced them). */
+	skipBefore?(generation: number): void;
+	/** Forgets the kept text (a new drop replaced the sessions). */
+	clear?(): void;
+	dispose?(): void;
+}
+
+/** A session's searchable text, as every search builds it: its chat rows' fields. */
+export function fieldsOfLoaded(loaded: LoadedSession): SearchField[] {
+	return fieldsOfRows(buildChatRows(loaded.result.session, loaded.children, { metadata: loaded.result.metadata }));
+}
+
+async function loadForSearch(job: LaneJob): Promise<LoadedSession | null> {
+	if (job.listed) return loadListed(job.listed, job.files);
+	const out = await loadSessions(job.files).catch(() => null);
+	return out ? (out.sessions.find((s) => s.key === job.key) ?? out.sessions[0] ?? null) : null;
+}
+
+/** The state of one lane: its bounded text cache, the last query it compiled, the jobs waiting. */
+export class LaneState {
+	readonly cache: SessionTextCache;
+	#evicted: string[] = [];
+	#compiled: { sig: string; matcher: Matcher | null } = { sig: '', matcher: null };
+	/** Jobs run one after another (one build in memory at a time); this is the last one's end. */
+	#tail: Promise<unknown> = Promise.resolve();
+	#skipBefore = 0;
+
+	constructor(maxChars: number) {
+		this.cache = new SessionTextCache(maxChars, (k) => this.#evicted.push(k));
+	}
+
+	run(job: LaneJob): Promise<LaneResult> {
+		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job)));
+		this.#tail = done.catch(() => undefined);
+		return done;
+	}
+
+	skipBefore(generation: number): void {
+		this.#skipBefore = Math.max(this.#skipBefore, generation);
+	}
+
+	clear(): void {
+		this.cache.clear();
+		this.#evicted = [];
+	}
+
+	#skipped(): LaneResult {
+		return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: 0 };
+	}
+
+	async #run(job: LaneJob): Promise<LaneResult> {
+		const started = performance.now();
+		const matcher = this.#matcher(job);
+		let text = this.cache.get(job.cacheKey);
+		if (!text) {
+			const loaded = await loadForSearch(job).catch(() => null);
+			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
+			text = this.cache.set(job.cacheKey, fieldsOfLoaded(loaded));
+		}
+		// A query that does not compile never reaches a lane (the run reports it first).
+		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded) : { hits: [], counted: 0 };
+		return { ok: true, hits, counted, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
+	}
+
+	#matcher(job: LaneJob): Matcher | null {
+		const sig = JSON.stringify([job.query, job.options ?? null]);
+		if (this.#compiled.sig !== sig) {
+			const c = compileQuery(job.query, job.options);
+			this.#compiled = { sig, matcher: c.ok ? c.matcher : null };
+		}
+		return this.#compiled.matcher;
+	}
+
+	#takeEvicted(): string[] {
+		const out = this.#evicted;
+		this.#evicted = [];
+		return out;
+	}
+}
+
+/** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */
+export class LocalLane implements SearchLane {
+	readonly state: LaneState;
+	constructor(maxChars: number) {
+		this.state = new LaneState(maxChars);
+	}
+	run(job: LaneJob): Promise<LaneResult> {
+		return this.state.run(job);
+	}
+	skipBefore(generation: number): void {
+		this.state.skipBefore(generation);
+	}
+	clear(): void {
+		this.state.clear();
+	}
+}

@@ -1,0 +1,174 @@
+// A few search lanes (worker/search.worker.ts) sharing one query's sessions. The engine submits
+// every session a query must build; a lane with room takes the next one, so the sessions are
+// built side by side. A session whose text a lane kept from an earlier query goes back to that
+// lane (its cached text makes it a scan, not a build). The other lanes take sessions in list
+// order (the first hits come early), the first lane the largest left (a big session started
+// last would keep one lane busy while the others wait at the end).
+// A lane is sent at most DEPTH jobs: it runs one at a time (lane.ts), the next waits there as
+// File handles only, so a lane never waits on a round trip and holds at most its cache and one
+// build. A cancel drops what is still queued here and tells the lanes to skip what waits there; a
+// job already running finishes (a build cannot be cut short), but what it found is dropped.
+import type { LaneJob, LaneResult, SearchLane } from './lane.ts';
+
+interface Task {
+	cacheKey: string;
+	/** Bytes of the session's files (the first lane takes the largest first). */
+	size: number;
+	/** The job, made when a lane takes it (the hit budget left is known only then). */
+	job: () => Omit<LaneJob, 'generation'>;
+	resolve: (r: LaneResult | null) => void;
+	generation: number;
+}
+
+interface LaneSlot {
+	lane: SearchLane;
+	running: number;
+	/** Tasks whose text this lane keeps. */
+	queue: Task[];
+	dead: boolean;
+}
+
+/** Jobs sent to one lane at a time: one running, one waiting there. */
+const DEPTH = 2;
+
+export class SearchPool {
+	#slots: LaneSlot[];
+	#shared: Task[] = [];
+	/** Tasks sent to a lane and not back yet (a cancel answers them at once). */
+	#running = new Set<Task>();
+	/** Which lane keeps which session's text (from what the lanes report). */
+	#owner = new Map<string, LaneSlot>();
+	#generation = 0;
+	#pumping = false;
+	/** Runs a job when every lane has failed (a worker that could not start). */
+	#fallback: () => SearchLane;
+	#fallbackLane: SearchLane | null = null;
+	#fallbackRun: Promise<void> = Promise.resolve();
+
+	constructor(lanes: SearchLane[], fallback: () => SearchLane) {
+		this.#slots = lanes.map((lane) => ({ lane, running: 0, queue: [], dead: false }));
+		this.#fallback = fallback;
+	}
+
+	get size(): number {
+		return this.#slots.filter((s) => !s.dead).length;
+	}
+
+	/** Queues one session; resolves with its result, or null when a cancel dropped it. */
+	submit(cacheKey: string, size: number, job: () => Omit<LaneJob, 'generation'>): Promise<LaneResult | null> {
+		return new Promise((resolve) => {
+			const task: Task = { cacheKey, size, job, resolve, generation: this.#generation };
+			const owner = this.#owner.get(cacheKey);
+			if (owner && !owner.dead) owner.queue.push(task);
+			else this.#shared.push(task);
+			// A query submits all its sessions at once: they are handed out together, after it.
+			if (!this.#pumping) {
+				this.#pumping = true;
+				queueMicrotask(() => {
+					this.#pumping = false;
+					this.#pump();
+				});
+			}
+		});
+	}
+
+	/** Drops every queued session (their promises resolve with null); running ones are discarded when they return. */
+	cancel(): void {
+		this.#generation++;
+		const dropped = [...this.#shared, ...this.#slots.flatMap((s) => s.queue), ...this.#running];
+		this.#shared = [];
+		for (const s of this.#slots) {
+			s.queue = [];
+			if (!s.dead) s.lane.skipBefore?.(this.#generation);
+		}
+		for (const t of dropped) t.resolve(null);
+	}
+
+	/** Cancels, and every lane forgets the text it kept (a new drop: those sessions are gone). */
+	clear(): void {
+		this.cancel();
+		this.#owner.clear();
+		for (const s of this.#slots) if (!s.dead) s.lane.clear?.();
+	}
+
+	dispose(): void {
+		this.cancel();
+		for (const s of this.#slots) s.lane.dispose?.();
+		this.#slots = [];
+	}
+
+	#pump(): void {
+		for (let filled = true; filled; ) {
+			filled = false;
+			for (const slot of this.#slots) {
+				if (slot.running >= DEPTH || slot.dead) continue;
+				const task = this.#next(slot);
+				if (!task) continue;
+				void this.#start(slot, task);
+				filled = true;
+			}
+		}
+		if (!this.size) this.#drainToFallback();
+	}
+
+	/** The lane's own sessions first, then the shared queue, then sessions another lane no longer keeps. */
+	#next(slot: LaneSlot): Task | undefined {
+		const own = slot.queue.shift() ?? this.#fromShared(slot);
+		if (own) return own;
+		for (const other of this.#slots) {
+			if (other === slot) continue;
+			const i = other.queue.findIndex((t) => this.#owner.get(t.cacheKey) !== other);
+			if (i >= 0) return other.queue.splice(i, 1)[0];
+		}
+		return undefined;
+	}
+
+	#fromShared(slot: LaneSlot): Task | undefined {
+		const lanes = this.#slots.filter((s) => !s.dead);
+		if (lanes.length < 2 || slot !== lanes[0]) return this.#shared.shift();
+		let big = -1;
+		for (let i = 0; i < this.#shared.length; i++) if (big < 0 || this.#shared[i].size > this.#shared[big].size) big = i;
+		return big < 0 ? undefined : this.#shared.splice(big, 1)[0];
+	}
+
+	async #start(slot: LaneSlot, task: Task): Promise<void> {
+		slot.running++;
+		this.#running.add(task);
+		let result: LaneResult | null = null;
+		try {
+			result = await slot.lane.run({ ...task.job(), generation: task.generation });
+		} catch {
+			this.#running.delete(task);
+			slot.running--;
+			// The lane is gone (its worker failed): its queue goes to the others, this task too.
+			if (!slot.dead) {
+				slot.dead = true;
+				for (const [k, s] of this.#owner) if (s === slot) this.#owner.delete(k);
+				this.#shared.unshift(...slot.queue);
+				slot.queue = [];
+			}
+			if (task.generation === this.#generation) this.#shared.unshift(task);
+			this.#pump();
+			return;
+		}
+		this.#running.delete(task);
+		slot.running--;
+		for (const k of result.evicted) if (this.#owner.get(k) === slot) this.#owner.delete(k);
+		if (result.cached) this.#owner.set(task.cacheKey, slot);
+		task.resolve(task.generation === this.#generation ? result : null);
+		this.#pump();
+	}
+
+	/** No lane left: the calling thread runs what is queued, one at a time. */
+	#drainToFallback(): void {
+		const lane = (this.#fallbackLane ??= this.#fallback());
+		const tasks = this.#shared;
+		this.#shared = [];
+		this.#fallbackRun = this.#fallbackRun.then(async () => {
+			for (const t of tasks) {
+				const r = t.generation === this.#generation ? await lane.run({ ...t.job(), generation: t.generation }).catch(() => null) : null;
+				t.resolve(t.generation === this.#generation ? r : null);
+			}
+		});
+	}
+}

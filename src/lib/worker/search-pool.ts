@@ -1,0 +1,74 @@
+// Starts the search pool's workers (search.worker.ts) from the engine worker: one lane each, a
+// share of the search text budget each. Where a worker cannot start (Node, a browser without
+// nested workers) there is no pool and the engine searches those sessions itself, as before.
+import * as Comlink from 'comlink';
+import { LocalLane, type LaneJob, type LaneResult, type SearchLane } from '../view/search/lane.ts';
+import { SearchPool } from '../view/search/pool.ts';
+import type { SearchRequest } from '../view/search/run.ts';
+import type { SearchWorkerApi } from './search.worker.ts';
+
+/** Lanes: one per core, at least 2 (a build and a scan side by side), at most 4 (memory). */
+export function poolSize(cores: number | undefined): number {
+  return Math.min(4, Math.max(2, cores ?? 2));
+}
+
+/** A pool of search workers, or null where workers cannot be started here. */
+export function startSearchPool(totalChars: number): SearchPool | null {
+  if (typeof Worker === 'undefined') return null;
+  const n = poolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
+  const perLane = Math.floor(totalChars / n);
+  const lanes: SearchLane[] = [];
+  try {
+    for (let i = 0; i < n; i++) lanes.push(workerLane(perLane));
+  } catch {
+    for (const l of lanes) l.dispose?.();
+    return null;
+  }
+  return new SearchPool(lanes, () => new LocalLane(perLane));
+}
+
+function workerLane(maxChars: number): SearchLane {
+  const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
+  const api = Comlink.wrap<SearchWorkerApi>(worker);
+  // A worker whose module fails to load never answers: its error fails the jobs in flight, so the
+  // pool hands them and the lane's queue to the other lanes (or to this thread).
+  let failed: Error | null = null;
+  const waiting = new Set<(e: Error) => void>();
+  worker.addEventListener('error', (e) => {
+    failed = new Error(`search worker failed: ${e.message ?? 'no message'}`);
+    for (const reject of waiting) reject(failed);
+    waiting.clear();
+  });
+  void api.init(maxChars);
+  return {
+    run(job: LaneJob): Promise<LaneResult> {
+      if (failed) return Promise.reject(failed);
+      return new Promise<LaneResult>((resolve, reject) => {
+        waiting.add(reject);
+        api.run(job).then(resolve, reject).finally(() => waiting.delete(reject));
+      });
+    },
+    skipBefore(generation: number) {
+      void api.skipBefore(generation);
+    },
+    clear() {
+      void api.clear();
+    },
+    dispose() {
+      api[Comlink.releaseProxy]();
+      worker.terminate();
+    }
+  };
+}
+
+/** A source's `scan` (view/search/run.ts) that searches one session in the pool. */
+export function scanInPool(pool: SearchPool, request: SearchRequest, session: Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed'>) {
+  const size = session.files.reduce((n, f) => n + f.blob.size, 0);
+  // Only what picking needs crosses to the lane (a listing entry also carries its title and more).
+  const l = session.listed;
+  const listed = l && { key: l.key, id: l.id, project: l.project, harness: l.harness, files: l.files };
+  return (budget: () => number) =>
+    pool
+      .submit(session.cacheKey, size, () => ({ ...session, listed, query: request.query, options: request.options, scope: request.scope, maxHits: budget() }))
+      .then((r) => (r?.ok ? r : null));
+}

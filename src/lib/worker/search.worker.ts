@@ -1,0 +1,28 @@
+// A search worker: one lane of the engine's search pool (view/search/pool.ts), started by the
+// engine worker. A thin comlink shell over view/search/lane.ts: it builds the searchable text of
+// the sessions it is handed (their File handles) and keeps some of it for the next query.
+import * as Comlink from 'comlink';
+import { LaneState, type LaneJob } from '../view/search/lane.ts';
+
+let state: LaneState | null = null;
+
+const api = {
+  /** Sets this lane's text budget (characters); called once, before the first job. */
+  init(maxChars: number): void {
+    state = new LaneState(maxChars);
+  },
+  run(job: LaneJob) {
+    state ??= new LaneState(16_000_000);
+    return state.run(job);
+  },
+  skipBefore(generation: number): void {
+    state?.skipBefore(generation);
+  },
+  clear(): void {
+    state?.clear();
+  }
+};
+
+export type SearchWorkerApi = typeof api;
+
+Comlink.expose(api);
