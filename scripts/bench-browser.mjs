@@ -126,6 +126,8 @@ function rendererPss(marker) {
  *  directory entries and File System Access handles, no FileList built up front. The page listens
  *  for drops on the whole window. */
 async function dropFolder(page, dir) {
+  // A page that has had no mouse event yet ignores the drag (a fresh context's page): move first.
+  await page.mouse.move(300, 300);
   const cdp = await page.context().newCDPSession(page);
   const data = { items: [], files: [dir], dragOperationsMask: 1 };
   for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: 300, y: 300, data });

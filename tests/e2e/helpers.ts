@@ -64,3 +64,14 @@ export async function waitCached(page: Page): Promise<void> {
     return !!key && !!loupe?.recentKeys?.().includes(key);
   });
 }
+
+/** Drops a folder on the page as the OS would (CDP Input.dispatchDragEvent with a real path): the
+ *  page gets directory entries and File System Access handles, as from a person's drag. */
+export async function dropFolder(page: Page, dir: string): Promise<void> {
+  // A page that has had no mouse event yet ignores the drag (a fresh context's page): move first.
+  await page.mouse.move(300, 300);
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x: 300, y: 300, data });
+  await cdp.detach();
+}
