@@ -126,12 +126,26 @@ function rendererPss(marker) {
  *  directory entries and File System Access handles, no FileList built up front. The page listens
  *  for drops on the whole window. */
 async function dropFolder(page, dir) {
-  // A page that has had no mouse event yet ignores the drag (a fresh context's page): move first.
-  await page.mouse.move(300, 300);
-  const cdp = await page.context().newCDPSession(page);
   const data = { items: [], files: [dir], dragOperationsMask: 1 };
-  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: 300, y: 300, data });
-  await cdp.detach();
+  // A page that has had no mouse event yet may ignore the drag (a fresh context's page): move
+  // first, and drag again (elsewhere) if the page saw no drop.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const at = 300 + 20 * attempt;
+    await page.mouse.move(at, at);
+    const cdp = await page.context().newCDPSession(page);
+    for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: at, y: at, data });
+    await cdp.detach();
+    if (await page.waitForFunction(() => window.__dropAt !== undefined, null, { timeout: 5000 }).then(() => true, () => false)) return;
+    console.log(`  (the page saw no drop; dragging again, attempt ${attempt + 2})`);
+  }
+  throw new Error('the page never received the folder drop');
+}
+
+/** data-state=ready, or a clear failure with the page's error line. */
+async function waitReady(page) {
+  await page.waitForSelector('html[data-state=ready], html[data-state=error]', { timeout: 600_000 });
+  const error = await page.evaluate(() => (document.documentElement.dataset.state === 'error' ? document.querySelector('[role=alert]')?.textContent ?? 'error' : null));
+  if (error) throw new Error(`the drop failed: ${error}`);
 }
 
 /** Long tasks of the load just watched: the longest from the drop (or the input's change) to ready,
@@ -222,7 +236,7 @@ async function projectsCase(base) {
     const sampler = (async () => { while (sampling) { peak = Math.max(peak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
     const prof = PROFILE ? await startProfile(page) : null;
     await dropFolder(page, tree);
-    await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+    await waitReady(page);
     const tasks = await loadTasks(page);
     if (prof) profiles.push(...(await stopProfile(prof, page)));
     const stats = await page.evaluate(() => window.__loupe.stats());
@@ -258,7 +272,7 @@ async function projectsCase(base) {
   await page.goto(base);
   await page.evaluate(watchLoadInPage);
   await dropFolder(page, tree);
-  await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+  await waitReady(page);
   const second = await loadTasks(page);
   second.scan = await page.evaluate(() => window.__loupe.scanStats());
   // The folder input, once, cold: Chromium builds its FileList of every file in one task before
