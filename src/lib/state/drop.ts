@@ -36,8 +36,6 @@ export interface Dropped {
   roots: Promise<(WalkFile | WalkDir)[]>;
   /** The first dropped folder's handle, where the browser gives one (to follow it live). */
   folder: Promise<DirHandle | null>;
-  /** Whether a folder was dropped (decided synchronously where the browser can tell). */
-  hasFolder: boolean;
 }
 
 export function takeDrop(dt: DataTransfer): Dropped | null {
@@ -45,7 +43,7 @@ export function takeDrop(dt: DataTransfer): Dropped | null {
   if (!items.length) {
     const files = [...dt.files];
     if (!files.length) return null;
-    return { roots: Promise.resolve(files.map(plainFile)), folder: Promise.resolve(null), hasFolder: false };
+    return { roots: Promise.resolve(files.map(plainFile)), folder: Promise.resolve(null) };
   }
   // Both are asked for now, while the items are readable; the handle is preferred when it comes.
   const entries = items.map((i) => i.webkitGetAsEntry?.() ?? null);
@@ -61,7 +59,7 @@ export function takeDrop(dt: DataTransfer): Dropped | null {
     })
   );
   const folder = (handles[0] ?? Promise.resolve(null)).then((h) => (h?.kind === 'directory' ? h : null));
-  return { roots, folder, hasFolder: entries.some((e) => e?.isDirectory) };
+  return { roots, folder };
 }
 
 /** Every file of a drop (see walkTree for batches, progress and cancelling). */
