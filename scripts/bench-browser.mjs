@@ -126,6 +126,8 @@ function rendererPss(marker) {
  *  directory entries and File System Access handles, no FileList built up front. The page listens
  *  for drops on the whole window. */
 async function dropFolder(page, dir) {
+  // The app's drop handler is attached once it has started (data-state is in the served HTML).
+  await page.waitForFunction(() => !!window.__loupe);
   const data = { items: [], files: [dir], dragOperationsMask: 1 };
   // A page that has had no mouse event yet may ignore the drag (a fresh context's page): move
   // first, and drag again (elsewhere) if the page saw no drop.
