@@ -21,12 +21,17 @@
 //             row on screen (and from the poll that saw it), with the worst frame gap during each
 //             update (main-thread cost) and long tasks.
 //   projects  (issue 9) a generated ~/.claude/projects tree (gen-project.mjs --mb 400 --sessions
-//             1500 --seed 1, 1 GB in 3,700 files) through the folder input: drop → the session
-//             list shown and the newest session open (data-state=ready), against a worker reading
-//             every file and JSON.parsing every line; the longest main-thread task; peak PSS of
-//             all renderer processes (/proc, sampled every 200 ms); every session listed; opening a
-//             ~1 MB session from the list; a second drop of the same tree (its scans reused from
-//             the scan index, ≤ 0.5× the first).
+//             1500 --seed 1, 1 GB in 3,500 files) dropped as a real folder drop (CDP
+//             Input.dispatchDragEvent, the page walks its File System Access handles), --runs times,
+//             each into a fresh context: drop → the session list shown and the newest session open
+//             (data-state=ready), against a worker reading every file and JSON.parsing every line; the
+//             longest main-thread task from the drop to ready (and, informational, in the 3 s after);
+//             peak PSS of all renderer processes (/proc, sampled every 200 ms, first run); every
+//             session listed; opening a ~1 MB session from the list; a second drop of the same tree
+//             (its scans reused from the scan index, ≤ 0.5× the first); once through the folder input
+//             (<input webkitdirectory>: Chromium builds its FileList in one long task first), whose
+//             files the floor then reads. --profile adds a CPU profile of each drop and names the
+//             functions run in its tasks over 50 ms.
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 0.5× load (issue 9: from the persisted row index), timeline < 100 ms,
 // usage compute ≤ 10 % of load, usage panel main-thread task ≤ 50 ms,
 // search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load,
@@ -35,7 +40,7 @@
 // projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|timeline --port 4179] [-- --live-only]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|timeline --port 4179] [-- --live-only] [-- --profile]
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
@@ -55,6 +60,10 @@ const RUNS = arg('runs', 3);
 // --port, BENCH_PORT or PW_PORT: checkouts benchmarking side by side
 const PORT = arg('port', Number(process.env.BENCH_PORT ?? process.env.PW_PORT ?? 4179));
 const LIVE_ONLY = process.argv.includes('--live-only');
+// --profile (projects case): a CPU profile of each drop, the functions run in tasks over 50 ms
+// (the app is built unminified so their names read).
+const PROFILE = process.argv.includes('--profile');
+const PROFILE_MS = arg('profile-ms', 50);
 const CASE = (() => {
   const i = process.argv.indexOf('--case');
   return i < 0 ? 'all' : process.argv[i + 1];
@@ -132,6 +141,101 @@ function rendererCpuSeconds(marker) {
   return ticks / 100;
 }
 
+/** A real folder drop (CDP Input.dispatchDragEvent, as the OS would deliver it): the page gets
+ *  directory entries and File System Access handles, no FileList built up front. The page listens
+ *  for drops on the whole window. */
+async function dropFolder(page, dir) {
+  // The app's drop handler is attached once it has started (data-state is in the served HTML).
+  await page.waitForFunction(() => !!window.__loupe);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  // A page that has had no mouse event yet may ignore the drag (a fresh context's page): move
+  // first, and drag again (elsewhere) if the page saw no drop.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const at = 300 + 20 * attempt;
+    await page.mouse.move(at, at);
+    const cdp = await page.context().newCDPSession(page);
+    for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: at, y: at, data });
+    await cdp.detach();
+    if (await page.waitForFunction(() => window.__dropAt !== undefined, null, { timeout: 5000 }).then(() => true, () => false)) return;
+    console.log(`  (the page saw no drop; dragging again, attempt ${attempt + 2})`);
+  }
+  throw new Error('the page never received the folder drop');
+}
+
+/** data-state=ready, or a clear failure with the page's error line. */
+async function waitReady(page) {
+  await page.waitForSelector('html[data-state=ready], html[data-state=error]', { timeout: 600_000 });
+  const error = await page.evaluate(() => (document.documentElement.dataset.state === 'error' ? document.querySelector('[role=alert]')?.textContent ?? 'error' : null));
+  if (error) throw new Error(`the drop failed: ${error}`);
+}
+
+/** Long tasks of the load just watched: the longest from the drop (or the input's change) to ready,
+ *  from load() start to ready, and in the `afterMs` after ready (prefetch, list, scan-index writes). */
+async function loadTasks(page, afterMs = 3000) {
+  await page.waitForFunction((ms) => performance.now() >= window.__readyAt + ms, afterMs, { timeout: afterMs + 60_000 });
+  return page.evaluate((ms) => {
+    const t = window.__longtasks;
+    const max = (xs) => Math.round(Math.max(0, ...xs.map(([, d]) => d)));
+    const from = window.__dropAt ?? window.__loadStart;
+    return {
+      readyMs: Math.round(window.__readyAt - from),
+      longest: max(t.filter(([s, d]) => s + d >= from && s <= window.__readyAt)),
+      longestLoupe: max(t.filter(([s]) => s >= window.__loadingAt && s <= window.__readyAt)),
+      longestAfter: max(t.filter(([s]) => s > window.__readyAt && s <= window.__readyAt + ms)),
+      tasks: t.filter(([s, d]) => s + d >= from && s <= window.__readyAt + ms).map(([s, d]) => [Math.round(s - from), Math.round(d)])
+    };
+  }, afterMs);
+}
+
+/** --profile: a sampled CPU profile of the page's main thread from just before the drop to a few
+ *  seconds after ready, and the functions that ran during each task over 50 ms. */
+async function startProfile(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+  await cdp.send('Profiler.start');
+  // The profile's clock (µs, monotonic) against the page's performance.now().
+  const at = await page.evaluate(() => performance.now());
+  return { cdp, at };
+}
+
+async function stopProfile({ cdp, at }, page) {
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const t = await page.evaluate(() => ({ tasks: window.__longtasks, origin: window.__dropAt ?? window.__loadStart }));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber + 1}`;
+  // Sample times in ms since the profile started; the first sample is close to the page's `at`.
+  const times = [];
+  let clock = 0;
+  for (const d of profile.timeDeltas) times.push((clock += d) / 1000);
+  const start0 = times[0] ?? 0;
+  const out = [];
+  for (const [s, d] of t.tasks.filter(([s, d]) => d > PROFILE_MS && s + d >= t.origin)) {
+    const self = new Map();
+    const incl = new Map();
+    let n = 0;
+    profile.samples.forEach((id, i) => {
+      const ms = times[i] - start0 + at;
+      if (ms < s || ms > s + d) return;
+      n++;
+      const top = nodes.get(id);
+      self.set(label(top), (self.get(label(top)) ?? 0) + 1);
+      const seen = new Set();
+      for (let x = id; x !== undefined; x = parent.get(x)) {
+        const l = label(nodes.get(x));
+        if (!seen.has(l)) incl.set(l, (incl.get(l) ?? 0) + 1);
+        seen.add(l);
+      }
+    });
+    const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, c]) => `${l} ${((100 * c) / Math.max(1, n)).toFixed(0)}%`);
+    out.push({ at: Math.round(s - t.origin), ms: Math.round(d), samples: n, self: top(self, 8), inclusive: top(incl, 14) });
+  }
+  return out;
+}
+
 async function projectsCase(base) {
   const { tree, totals } = generateProjects();
   const marker = `--loupe-bench-${process.pid}`;
@@ -139,73 +243,101 @@ async function projectsCase(base) {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', marker]
   });
-  const page = await (await browser.newContext()).newPage();
+  // Each run drops the tree into a fresh context (no scan index yet), as a real folder drop.
   const drops = [];
-  for (let run = 0; run < 2; run++) {
+  let page = null;
+  let peak = 0;
+  const profiles = [];
+  for (let run = 0; run < RUNS; run++) {
+    if (page) await page.context().close();
+    page = await (await browser.newContext()).newPage();
     await page.goto(base);
     await page.evaluate(watchLoadInPage);
-    let peak = 0;
-    let sampling = true;
+    let sampling = run === 0;
     const sampler = (async () => { while (sampling) { peak = Math.max(peak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
-    await page.locator('input[type=file][webkitdirectory]').setInputFiles(tree);
-    await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
-    const loadMs = await page.evaluate(() => window.__loupe.stats().loadMs);
-    const longest = Math.max(0, ...(await page.evaluate(() =>
-      window.__longtasks.filter(([start, d]) => start + d >= window.__loadStart && start <= window.__readyAt).map(([, d]) => d))));
-    // The same, counting only tasks that start once the page's load() has begun: Chromium builds
-    // the <input webkitdirectory> FileList of 3,700 files in one task before the page's change
-    // handler runs (a bare page with only an input and a handler shows it too).
-    const longestLoupe = Math.max(0, ...(await page.evaluate(() =>
-      window.__longtasks.filter(([start]) => start >= window.__loadingAt && start <= window.__readyAt).map(([, d]) => d))));
+    const prof = PROFILE ? await startProfile(page) : null;
+    await dropFolder(page, tree);
+    await waitReady(page);
+    const tasks = await loadTasks(page);
+    if (prof) profiles.push(...(await stopProfile(prof, page)));
     const stats = await page.evaluate(() => window.__loupe.stats());
     const scan = await page.evaluate(() => window.__loupe.scanStats());
-    const scanMs = Math.round(scan.ms);
-    // Opening a ~1 MB session from the list: built in the worker, its chat index and timeline back.
-    const open = await page.evaluate(async () => {
-      const list = window.__loupe.list();
-      const pick = list.filter((e) => e.bytes > 0.8e6 && e.bytes < 1.3e6).at(-1) ?? list.at(-1);
-      const t0 = performance.now();
-      await window.__loupe.open(pick.key);
-      return { ms: performance.now() - t0, bytes: pick.bytes };
-    });
-    sampling = false;
-    await sampler;
-    // Search across every listed session (issue 10): most are not built, so the worker parses them
-    // on the search's way; hits stream back. First drop only. The page must stay responsive.
-    // The renderer's memory during the search too: the search workers hold their text caches and one build each.
-    let searchPeak = 0;
-    let searching = !drops.length;
-    const searchCpu0 = rendererCpuSeconds(marker);
-    const searchSampler = (async () => { while (searching) { searchPeak = Math.max(searchPeak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
-    const search = drops.length ? null : await page.evaluate(async () => {
-      window.__longtasks = [];
-      const t0 = performance.now();
-      const r = await window.__loupe.search('parser', { scope: 'loaded' });
-      const end = performance.now();
-      return { firstMs: r.firstMs, ms: r.ms, wallMs: end - t0, total: r.total, pooled: r.pooled, pooledMs: r.pooledMs, longest: Math.max(0, ...window.__longtasks.filter(([s]) => s >= t0).map(([, d]) => d)) };
-    });
-    searching = false;
-    await searchSampler;
-    if (search) Object.assign(search, { peak: searchPeak, cpuS: rendererCpuSeconds(marker) - searchCpu0 });
-    // The scans are kept after ready, in the background; the next drop should find them.
-    await page.waitForFunction(() => window.__loupe.scansKept() > 0, null, { timeout: 120_000 }).catch(() => undefined);
-    drops.push({ loadMs, scanMs, longest, longestLoupe, peak, stats, open, search });
+    let open = null;
+    let search = null;
+    if (run === 0) {
+      // Opening a ~1 MB session from the list: built in the worker, its chat index and timeline back.
+      open = await page.evaluate(async () => {
+        const list = window.__loupe.list();
+        const pick = list.filter((e) => e.bytes > 0.8e6 && e.bytes < 1.3e6).at(-1) ?? list.at(-1);
+        const t0 = performance.now();
+        await window.__loupe.open(pick.key);
+        return { ms: performance.now() - t0, bytes: pick.bytes };
+      });
+      sampling = false;
+      await sampler;
+      // Search across every listed session (issue 10): most are not built, so the worker parses them
+      // on the search's way; hits stream back. The page must stay responsive.
+      // The renderer's memory during the search too: the search workers hold their text caches and one build each.
+      let searchPeak = 0;
+      let searching = true;
+      const searchCpu0 = rendererCpuSeconds(marker);
+      const searchSampler = (async () => { while (searching) { searchPeak = Math.max(searchPeak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
+      search = await page.evaluate(async () => {
+        window.__longtasks = [];
+        const t0 = performance.now();
+        const r = await window.__loupe.search('parser', { scope: 'loaded' });
+        const end = performance.now();
+        return { firstMs: r.firstMs, ms: r.ms, wallMs: end - t0, total: r.total, pooled: r.pooled, pooledMs: r.pooledMs, longest: Math.max(0, ...window.__longtasks.filter(([s]) => s >= t0).map(([, d]) => d)) };
+      });
+      searching = false;
+      await searchSampler;
+      Object.assign(search, { peak: searchPeak, cpuS: rendererCpuSeconds(marker) - searchCpu0 });
+    }
+    drops.push({ ...tasks, scanMs: Math.round(scan.ms), stats, open, search });
   }
+  // The same drop again in the last run's context: its scans come from the scan index, kept in the
+  // background after ready.
+  await page.waitForFunction(() => window.__loupe.scansKept() > 0, null, { timeout: 120_000 }).catch(() => undefined);
+  await page.goto(base);
+  await page.evaluate(watchLoadInPage);
+  await dropFolder(page, tree);
+  await waitReady(page);
+  const second = await loadTasks(page);
+  second.scan = await page.evaluate(() => window.__loupe.scanStats());
+  // The folder input, once, cold: Chromium builds its FileList of every file in one task before
+  // the page's change handler runs; then the floor reads the same files from that input.
+  await page.context().close();
+  page = await (await browser.newContext()).newPage();
+  await page.goto(base);
+  await page.evaluate(watchLoadInPage);
+  await page.locator('input[type=file][webkitdirectory]').setInputFiles(tree);
+  await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+  const input = await loadTasks(page);
+  input.readyMs = await page.evaluate(() => window.__loupe.stats().loadMs);
   const floorCpu0 = rendererCpuSeconds(marker);
   const floorMs = await page.evaluate(folderFloorInPage);
   const floorCpuS = rendererCpuSeconds(marker) - floorCpu0;
   await browser.close();
   const first = drops[0];
+  const readies = drops.map((d) => d.readyMs);
   return {
     projectsTotals: totals,
+    projectsRuns: drops.length,
     projectsFloorMs: Math.round(floorMs),
-    projectsReadyMs: first.loadMs,
-    projectsReadyRatio: +(first.loadMs / floorMs).toFixed(2),
+    projectsReadyMs: median(readies),
+    projectsReadyAllMs: readies,
+    projectsReadyRatio: +(median(readies) / floorMs).toFixed(2),
     projectsScanMs: first.scanMs,
-    projectsSecondDropMs: drops[1].loadMs,
-    projectsLongestTaskMs: Math.round(Math.max(...drops.map((d) => d.longest))),
-    projectsLongestTaskAfterLoadStartMs: Math.round(Math.max(...drops.map((d) => d.longestLoupe))),
-    projectsPeakPssMB: Math.round(Math.max(...drops.map((d) => d.peak)) / 1048576),
+    projectsSecondDropMs: second.readyMs,
+    projectsSecondDropReused: second.scan.reused,
+    projectsLongestTaskMs: Math.max(...drops.map((d) => d.longest)),
+    projectsLongestTaskAllMs: drops.map((d) => d.longest),
+    projectsLongestTaskAfterReadyMs: Math.max(...drops.map((d) => d.longestAfter)),
+    projectsSecondDropLongestTaskMs: second.longest,
+    projectsInputReadyMs: input.readyMs,
+    projectsInputLongestTaskMs: input.longest,
+    projectsInputLongestTaskAfterLoadStartMs: input.longestLoupe,
+    projectsPeakPssMB: Math.round(peak / 1048576),
     projectsListed: first.stats.sessions,
     projectsProjects: first.stats.projects,
     projectsOpen1MbMs: Math.round(first.open.ms),
@@ -219,30 +351,43 @@ async function projectsCase(base) {
     projectsSearchRatio: +(first.search.wallMs / floorMs).toFixed(2),
     projectsSearchPeakPssMB: Math.round(first.search.peak / 1048576),
     projectsSearchCpuS: +first.search.cpuS.toFixed(1),
-    projectsFloorCpuS: +floorCpuS.toFixed(1)
+    projectsFloorCpuS: +floorCpuS.toFixed(1),
+    // Every long task of each drop ([ms from the drop, duration]), to the 3 s after ready.
+    projectsTasks: drops.map((d) => d.tasks),
+    ...(PROFILE ? { projectsProfile: profiles } : {})
   };
 }
 
 function printProjects(r) {
-  console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions, ${r.projectsTotals.projects} projects`);
+  console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions, ${r.projectsTotals.projects} projects; ${r.projectsRuns} cold drops (real folder drops, CDP Input.dispatchDragEvent)`);
   console.log(`  worker reads every file + JSON.parse (floor) ${r.projectsFloorMs} ms`);
-  console.log(`  drop → list + newest session ready   ${r.projectsReadyMs} ms   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
+  console.log(`  drop → list + newest session ready   median ${r.projectsReadyMs} ms (${r.projectsReadyAllMs.join(', ')})   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
   console.log(`  … of which the head/tail scan         ${r.projectsScanMs} ms`);
-  console.log(`  same drop again (scan index)         ${r.projectsSecondDropMs} ms   ratio ${(r.projectsSecondDropMs / r.projectsReadyMs).toFixed(2)}× of the first (target ≤ 0.5)   ${verdict(r.projectsSecondDropMs <= 0.5 * r.projectsReadyMs)}`);
-  console.log(`  longest main-thread task             ${r.projectsLongestTaskMs} ms (target ≤ 50)   ${verdict(r.projectsLongestTaskMs <= 50)}`);
-  console.log(`  … of those, from load() start           ${r.projectsLongestTaskAfterLoadStartMs} ms (the rest is Chromium building the folder input's FileList)   ${verdict(r.projectsLongestTaskAfterLoadStartMs <= 50)}`);
+  console.log(`  same drop again (scan index)         ${r.projectsSecondDropMs} ms   ratio ${(r.projectsSecondDropMs / r.projectsReadyMs).toFixed(2)}× of the first (target ≤ 0.5), ${r.projectsSecondDropReused} scans reused   ${verdict(r.projectsSecondDropMs <= 0.5 * r.projectsReadyMs)}`);
+  console.log(`  longest main-thread task, drop → ready  ${r.projectsLongestTaskMs} ms over ${r.projectsRuns} runs (${r.projectsLongestTaskAllMs.join(', ')}; second drop ${r.projectsSecondDropLongestTaskMs}) (target ≤ 50)   ${verdict(r.projectsLongestTaskMs <= 50 && r.projectsSecondDropLongestTaskMs <= 50)}`);
+  console.log(`  … in the 3 s after ready (prefetch, list, scan index)  ${r.projectsLongestTaskAfterReadyMs} ms (informational)`);
+  console.log(`  the folder input instead (<input webkitdirectory>, Chromium builds its FileList in one task): ready ${r.projectsInputReadyMs} ms from load(), longest task ${r.projectsInputLongestTaskMs} ms, from load() start ${r.projectsInputLongestTaskAfterLoadStartMs} ms (informational)`);
   console.log(`  peak renderer PSS                    ${r.projectsPeakPssMB} MB (target ≤ 1024)   ${verdict(r.projectsPeakPssMB > 0 && r.projectsPeakPssMB <= 1024)}`);
   console.log(`  sessions listed                      ${r.projectsListed} of ${r.projectsTotals.sessions}, ${r.projectsProjects} projects   ${verdict(r.projectsListed === r.projectsTotals.sessions && r.projectsProjects === r.projectsTotals.projects)}`);
   console.log(`  open a ${(r.projectsOpenBytes / 1e6).toFixed(1)} MB session from the list  ${r.projectsOpen1MbMs} ms (target ≤ 300)   ${verdict(r.projectsOpen1MbMs <= 300)}`);
   console.log(`  search "parser" in all ${r.projectsListed} sessions     first hit ${r.projectsSearchFirstMs} ms (target ≤ 1000)   ${verdict(r.projectsSearchFirstMs <= 1000)}; complete ${r.projectsSearchMs} ms, ${r.projectsSearchHits} hits (target ≤ 5000 and ≤ 1× floor)   ${verdict(r.projectsSearchMs <= 5000 && r.projectsSearchMs <= r.projectsFloorMs)}; longest main-thread task ${r.projectsSearchLongestTaskMs} ms`);
   console.log(`  … search / floor ${r.projectsSearchRatio}× (aim ≤ 0.6); ${r.projectsSearchPooled} sessions built by the search workers, ${r.projectsSearchParallel} of them at a time on average; peak renderer PSS during the search ${r.projectsSearchPeakPssMB} MB`);
   console.log(`  … CPU time of the renderer: search ${r.projectsSearchCpuS} s, floor ${r.projectsFloorCpuS} s (ratio ${(r.projectsSearchCpuS / r.projectsFloorCpuS).toFixed(2)}; the search's wall time is this over the cores it gets)`);
+  if (r.projectsProfile) {
+    console.log(`  --profile: tasks over ${PROFILE_MS} ms (ms from the drop), the functions sampled in them`);
+    for (const p of r.projectsProfile) console.log(`    at ${p.at} ms, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);
+  }
 }
 
 /** Runs in the page before a load: long tasks from now on, and when data-state turns loading / ready. */
 function watchLoadInPage() {
   window.__longtasks = [];
   window.__loadStart = performance.now();
+  window.__dropAt = undefined;
+  window.__loadingAt = undefined;
+  window.__readyAt = undefined;
+  // A drop's own time stamp: the clock of a dropped folder starts when the drop is delivered.
+  addEventListener('drop', (e) => (window.__dropAt ??= e.timeStamp), { capture: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
   new MutationObserver(() => {
     if (document.documentElement.dataset.state === 'loading') window.__loadingAt ??= performance.now();
@@ -282,7 +427,7 @@ const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 async function main() {
   const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'timeline' ? { main: '', dir: '', sessionId: '' } : generate();
   console.log('building …');
-  const b = spawnSync('npx', ['vite', 'build'], { cwd: REPO, stdio: 'ignore' });
+  const b = spawnSync('npx', ['vite', 'build', ...(PROFILE ? ['--minify', 'false'] : [])], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
   const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { cwd: REPO, stdio: 'ignore', detached: true });
   const base = `http://localhost:${PORT}`;

@@ -64,3 +64,30 @@ export async function waitCached(page: Page): Promise<void> {
     return !!key && !!loupe?.recentKeys?.().includes(key);
   });
 }
+
+/** Drops a folder on the page as the OS would (CDP Input.dispatchDragEvent with a real path): the
+ *  page gets directory entries and File System Access handles, as from a person's drag. A page
+ *  that has seen no input yet sometimes ignores the first drag (a fresh context, a busy machine),
+ *  so the drop is checked to have arrived and dragged again elsewhere if it did not. */
+export async function dropFolder(page: Page, dir: string): Promise<void> {
+  // data-state is in the served HTML: wait for the app itself (its drop handler) to be running.
+  await page.waitForFunction(() => !!(window as unknown as { __loupe?: object }).__loupe);
+  const data = { items: [], files: [dir], dragOperationsMask: 1 };
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await page.evaluate(() => {
+      const w = window as unknown as { __dropSeen?: boolean };
+      w.__dropSeen = false;
+      addEventListener('drop', () => (w.__dropSeen = true), { capture: true, once: true });
+    });
+    const at = 300 + 20 * attempt;
+    await page.mouse.move(at, at);
+    const cdp = await page.context().newCDPSession(page);
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, x: at, y: at, data });
+    await cdp.detach();
+    const seen = await page
+      .waitForFunction(() => (window as unknown as { __dropSeen?: boolean }).__dropSeen === true, null, { timeout: 5000 })
+      .then(() => true, () => false);
+    if (seen) return;
+  }
+  throw new Error('the page never received the folder drop');
+}

@@ -13,21 +13,7 @@ import type { FollowChange, LiveState } from '../worker/protocol.ts';
 import * as Comlink from 'comlink';
 import { engineClient } from './engine-client.ts';
 import type { Viewer } from './Viewer.svelte.ts';
-
-/** The parts of the File System Access API used here (not all are in TypeScript's DOM types yet). */
-interface DirHandle {
-	kind: 'directory';
-	name: string;
-	entries(): AsyncIterable<[string, DirHandle | FileHandle]>;
-	queryPermission?(d: { mode: 'read' }): Promise<PermissionState>;
-	requestPermission?(d: { mode: 'read' }): Promise<PermissionState>;
-}
-interface FileHandle {
-	kind: 'file';
-	name: string;
-	getFile(): Promise<File>;
-}
-type Picker = (opts?: { id?: string; mode?: 'read' }) => Promise<DirHandle>;
+import { canPickDirectory, pickDirectory, walkHandle, type DirHandle } from './drop.ts';
 
 export const UNSUPPORTED = 'This browser cannot follow a folder (it has no File System Access API; Chromium-based browsers do); opening or dropping files still works.';
 
@@ -73,7 +59,7 @@ export class Live {
 
 	constructor(viewer: Viewer) {
 		this.#viewer = viewer;
-		this.supported = typeof window !== 'undefined' && typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+		this.supported = canPickDirectory();
 	}
 
 	/** Looks for a folder kept from an earlier visit. */
@@ -89,23 +75,22 @@ export class Live {
 			this.notice = UNSUPPORTED;
 			return;
 		}
-		let dir: DirHandle;
+		let dir: DirHandle | null;
 		try {
-			dir = await (window as unknown as { showDirectoryPicker: Picker }).showDirectoryPicker({ id: 'loupe-follow', mode: 'read' });
+			dir = await pickDirectory('loupe-follow');
 		} catch (e) {
-			if ((e as { name?: string })?.name !== 'AbortError') this.notice = `Could not open that folder: ${e instanceof Error ? e.message : String(e)}`;
+			this.notice = `Could not open that folder: ${e instanceof Error ? e.message : String(e)}`;
 			return;
 		}
-		await this.start(dir);
+		if (dir) await this.start(dir);
 	}
 
-	/** Keeps the handle of a folder dropped on the page (call synchronously in the drop handler). */
-	noteDrop(dt: DataTransfer): void {
+	/** Keeps the handle of a folder dropped on the page (drop.ts takeDrop's `folder`). */
+	noteDrop(folder: Promise<DirHandle | null>): void {
 		this.#dropped = null;
 		if (!this.supported) return;
-		const item = [...dt.items].find((i) => i.kind === 'file') as (DataTransferItem & { getAsFileSystemHandle?: () => Promise<DirHandle | FileHandle | null> }) | undefined;
-		void item?.getAsFileSystemHandle?.().then(
-			(h) => (this.#dropped = h?.kind === 'directory' ? h : null),
+		void folder.then(
+			(h) => (this.#dropped = h),
 			() => undefined
 		);
 	}
@@ -321,18 +306,10 @@ async function bytesOf(file: File, from: number, to: number): Promise<Uint8Array
 	return new Uint8Array(await file.slice(from, to).arrayBuffer());
 }
 
-/** Every file under the folder, by path relative to the folder's parent (as a dropped folder names them). */
+/** Every transcript-like file under the folder, by path relative to the folder's parent (as a dropped folder names them). */
 async function listFiles(dir: DirHandle): Promise<[string, File][]> {
-	const out: [string, File][] = [];
-	const walk = async (d: DirHandle, prefix: string): Promise<void> => {
-		for await (const [name, h] of d.entries()) {
-			if (h.kind === 'directory') {
-				if (!SKIP_DIRS.has(name)) await walk(h, `${prefix}${name}/`);
-			} else if (/\.(jsonl|json)$/i.test(name)) {
-				out.push([`${prefix}${name}`, await h.getFile()]);
-			}
-		}
-	};
-	await walk(dir, `${dir.name}/`);
-	return out;
+	const { files, unreadable } = await walkHandle(dir, { skipDir: (name) => SKIP_DIRS.has(name), keepFile: (name) => /\.(jsonl|json)$/i.test(name) });
+	// A file that could not be listed is not gone: this poll is given up and the next looks again.
+	if (unreadable.length) throw new Error(`could not read ${unreadable[0]}`);
+	return files.map((f) => [f.path, f.blob as File]);
 }

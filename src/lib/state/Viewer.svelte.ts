@@ -7,7 +7,7 @@ import type { ClassifiedFile } from '../ingest/types.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
-import type { ChatRow, FollowOutcome, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
+import type { ChatRow, FollowOutcome, InputFile, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
 import { projectsOf } from '../view/sessions/list.ts';
 import { normPath } from '../ingest/paths.ts';
 import type { StoredScan } from '../ingest/scan.ts';
@@ -16,6 +16,7 @@ import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
 import { sessionContentHash } from '../store/content-hash.ts';
 import type { WriteStats } from '../store/row-index.ts';
+import { pickDirectory, type DirHandle } from './drop.ts';
 
 /** Files per message when a big drop is handed to the worker. */
 const STAGE_BATCH = 20;
@@ -46,6 +47,8 @@ export class Viewer {
   list = $state.raw<ListEntry[]>([]);
   /** The load was big: sessions are built when opened. */
   scanned = $state(false);
+  /** Files found so far while a dropped or picked folder is walked, before its load starts (null otherwise). */
+  walked = $state<number | null>(null);
   /** Files scanned so far of the load in flight (big drops). */
   scanProgress = $state.raw<{ done: number; total: number } | null>(null);
   /** Files whose scan the last big drop kept in the scan index (0 until kept). */
@@ -101,12 +104,13 @@ export class Viewer {
     this.#setState('loading');
     this.progress = null;
     this.error = null;
+    this.walked = null;
     const started = performance.now();
     try {
       // Only a cached source waits for IndexedDB; everything else loads without it.
       const cache = source.kind === 'cached' ? await this.#openCache() : null;
       const cached = source.kind === 'cached' ? await resolveCached(cache, source.key) : null;
-      const files = cached ? cached.files : await resolveSource(source, cache, this.#base);
+      const files = cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
@@ -137,6 +141,7 @@ export class Viewer {
         : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       if (!current()) return;
       this.scanProgress = null;
+      this.walked = null;
       if (!outcome.ok) throw new LoadError(outcome.message);
       if (!outcome.sessions.length) throw new LoadError(noSessionMessage(outcome.unknown, files.length));
       this.sessions = outcome.sessions;
@@ -161,10 +166,32 @@ export class Viewer {
     } catch (e) {
       if (!current()) return;
       this.scanProgress = null;
+      this.walked = null;
       if (!this.currentKey) this.list = [];
       this.error = e instanceof LoadError ? e.message : `Loupe could not open this: ${e instanceof Error ? e.message : String(e)}`;
       this.#setState('error');
     }
+  }
+
+  /** "Open folder" where the browser has a folder picker (drop.ts): the handle, or null when cancelled or refused (said). */
+  async pickFolder(): Promise<DirHandle | null> {
+    try {
+      return await pickDirectory('loupe-open');
+    } catch (e) {
+      this.error = `Could not open that folder: ${e instanceof Error ? e.message : String(e)}`;
+      return null;
+    }
+  }
+
+  /** Walks a dropped or picked folder, counting its files on screen; a newer load stops the walk. */
+  async #walk(source: Extract<LoadSource, { kind: 'folder' }>, current: () => boolean): Promise<InputFile[]> {
+    this.walked = 0;
+    return source.walk({
+      onBatch: (_batch, total) => {
+        if (current()) this.walked = total;
+      },
+      stale: () => !current()
+    });
   }
 
   /** Opens another listed session in the chat (built on demand when the drop was scanned). */

@@ -4,6 +4,7 @@
 import type { InputFile } from '../worker/protocol.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { decodeShare } from '../view/links/share.ts';
+import type { WalkOptions } from './walk.ts';
 
 export type LoadSource =
   | { kind: 'files'; files: InputFile[] }
@@ -11,7 +12,9 @@ export type LoadSource =
   | { kind: 'url'; url: string }
   | { kind: 'cached'; key: string }
   | { kind: 'sample' }
-  | { kind: 'share'; payload: string };
+  | { kind: 'share'; payload: string }
+  /** A dropped or picked folder, walked when loaded (state/walk.ts): progress and cancelling come from the load. */
+  | { kind: 'folder'; name: string; walk: (opts: WalkOptions) => Promise<InputFile[]> };
 
 /** A failure the person should read, as one sentence. */
 export class LoadError extends Error {}
@@ -35,6 +38,8 @@ export async function resolveSource(source: LoadSource, cache: SessionCache | nu
         manifest.files.map(async (p) => ({ ...(await fetchFile(`${base}/${SAMPLE_DIR}/${p}`)), path: p }))
       );
     }
+    case 'folder':
+      return source.walk({});
     case 'share': {
       const decoded = await decodeShare(source.payload);
       if (!decoded.ok) throw new LoadError(decoded.message);

@@ -27,6 +27,13 @@ export function fullTime(ms: number | null): string {
 	fullFmt ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 	return Number.isNaN(d.getTime()) ? '' : fullFmt.format(d);
 }
+/** Makes both formatters ahead, one per idle moment: the first Intl date format of a page costs
+ *  tens of ms (locale data), which would otherwise land in the task drawing the first chat rows. */
+export function warmTimeFormats(): void {
+	const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 200));
+	idle(() => void fullTime(0));
+	idle(() => void shortTime(0));
+}
 export function shortTime(ms: number | null): string {
 	if (ms === null || !Number.isFinite(ms)) return '';
 	const d = new Date(ms);
