@@ -129,3 +129,35 @@ test('without a folder picker, "Open folder" opens the folder input', async ({ p
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
   await expectProjectLevel(page);
 });
+
+test('a file the browser will not hand over is listed as not opened; the rest of the folder opens', async ({ page }) => {
+  const [good] = filesUnder(TREE).filter((p) => !p.includes('/subagents/'));
+  const text = readFileSync(good, 'utf8');
+  await page.addInitScript((text) => {
+    // A picked folder whose second file fails to read, as a file removed or locked mid-walk does.
+    const file = (name: string, read: () => Promise<File>) => ({ kind: 'file', name, getFile: read });
+    const dir = (name: string, children: object[]) => ({
+      kind: 'directory',
+      name,
+      async *entries() {
+        for (const c of children) yield [(c as { name: string }).name, c];
+      }
+    });
+    const picked = dir('picked', [
+      file('good-session.jsonl', async () => new File([text], 'good-session.jsonl')),
+      file('locked-session.jsonl', async () => {
+        throw new DOMException('The requested file could not be read', 'NotReadableError');
+      })
+    ]);
+    (window as unknown as { showDirectoryPicker: () => Promise<unknown> }).showDirectoryPicker = async () => picked;
+  }, text);
+  await openApp(page);
+  await page.locator('#toolbar-actions').getByText('Open folder').click();
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  expect((await stats(page)).sessions).toBe(1);
+  const issues = page.locator('details.issues');
+  await expect(issues.locator('summary')).toContainText('1 file not opened');
+  await issues.locator('summary').click();
+  await expect(issues).toContainText('picked/locked-session.jsonl');
+  await expect(issues).toContainText('would not hand this file over');
+});

@@ -88,6 +88,8 @@ export class Viewer {
   projects = $derived(projectsOf(this.list));
 
   #generation = 0;
+  /** Files or folders of the folder being loaded that could not be read (listed with the files not opened). */
+  #unreadable: ClassifiedFile[] = [];
   #pick = 0;
   #scanIndex: Promise<ScanIndex<StoredScan> | null> | null = null;
   #cache: Promise<SessionCache | null> | null = null;
@@ -105,6 +107,7 @@ export class Viewer {
     this.progress = null;
     this.error = null;
     this.walked = null;
+    this.#unreadable = [];
     const started = performance.now();
     try {
       // Only a cached source waits for IndexedDB; everything else loads without it.
@@ -147,7 +150,7 @@ export class Viewer {
       this.sessions = outcome.sessions;
       this.list = outcome.list;
       this.scanned = outcome.scanned;
-      this.unknown = outcome.unknown;
+      this.unknown = this.#unreadable.length ? [...this.#unreadable, ...outcome.unknown] : outcome.unknown;
       this.loadIssues = outcome.issues;
       this.source = source;
       this.files = files;
@@ -186,12 +189,22 @@ export class Viewer {
   /** Walks a dropped or picked folder, counting its files on screen; a newer load stops the walk. */
   async #walk(source: Extract<LoadSource, { kind: 'folder' }>, current: () => boolean): Promise<InputFile[]> {
     this.walked = 0;
-    return source.walk({
+    const { files, unreadable } = await source.walk({
       onBatch: (_batch, total) => {
         if (current()) this.walked = total;
       },
       stale: () => !current()
     });
+    // What the browser would not hand over (permissions, a file gone mid-walk) is said, not dropped.
+    this.#unreadable = unreadable.map((path) => ({
+      path,
+      name: path.replace(/\/$/, '').split('/').pop() ?? path,
+      kind: 'unknown',
+      sessionId: null,
+      bytes: 0,
+      reason: path.endsWith('/') ? 'the browser would not list this folder; its files were not opened' : 'the browser would not hand this file over; the rest of the folder was opened'
+    }));
+    return files;
   }
 
   /** Opens another listed session in the chat (built on demand when the drop was scanned). */

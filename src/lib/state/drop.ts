@@ -62,9 +62,9 @@ export function takeDrop(dt: DataTransfer): Dropped | null {
   return { roots, folder };
 }
 
-/** Every file of a drop (see walkTree for batches, progress and cancelling). */
-export async function walkDrop(d: Dropped, opts: WalkOptions = {}): Promise<InputFile[]> {
-  return (await walkTree(await d.roots, opts)).files;
+/** Every file of a drop, and what could not be read (see walkTree for batches, progress and cancelling). */
+export async function walkDrop(d: Dropped, opts: WalkOptions = {}): Promise<{ files: InputFile[]; unreadable: string[] }> {
+  return walkTree(await d.roots, opts);
 }
 
 /** Every file under a folder handle, by path from the folder's parent (`<name>/…`, as a dropped folder names them). */
@@ -129,5 +129,5 @@ export function dropSource(d: Dropped, name = 'dropped files'): LoadSource {
 
 /** A picked folder as a load source. */
 export function folderSource(dir: DirHandle): LoadSource {
-  return { kind: 'folder', name: dir.name, walk: async (opts) => (await walkHandle(dir, opts)).files };
+  return { kind: 'folder', name: dir.name, walk: (opts) => walkHandle(dir, opts) };
 }

@@ -14,7 +14,7 @@ export type LoadSource =
   | { kind: 'sample' }
   | { kind: 'share'; payload: string }
   /** A dropped or picked folder, walked when loaded (state/walk.ts): progress and cancelling come from the load. */
-  | { kind: 'folder'; name: string; walk: (opts: WalkOptions) => Promise<InputFile[]> };
+  | { kind: 'folder'; name: string; walk: (opts: WalkOptions) => Promise<{ files: InputFile[]; unreadable: string[] }> };
 
 /** A failure the person should read, as one sentence. */
 export class LoadError extends Error {}
@@ -39,7 +39,7 @@ export async function resolveSource(source: LoadSource, cache: SessionCache | nu
       );
     }
     case 'folder':
-      return source.walk({});
+      return (await source.walk({})).files;
     case 'share': {
       const decoded = await decodeShare(source.payload);
       if (!decoded.ok) throw new LoadError(decoded.message);
