@@ -460,12 +460,21 @@ async function main() {
       console.log(JSON.stringify({ mb: MB, ...liveFields(live) }));
       return;
     }
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    let context = await browser.newContext();
+    let page = await context.newPage();
     const loads = [];
     const baselines = [];
     let longest = 0;
     for (let run = 0; run < RUNS; run++) {
+      if (run > 0 && run === RUNS - 1) {
+        // The last load in a fresh context: the cached reopen below needs this page to persist the
+        // row index, and a context that cached the session already keeps its index (no new write).
+        await context.close();
+        context = await browser.newContext();
+        page = await context.newPage();
+        await page.goto(base);
+        await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 30_000))]).then(() => undefined));
+      }
       await page.goto(base);
       // Long tasks are counted from the moment the file is picked until data-state=ready; the
       // page's own boot before that is not part of the load.
