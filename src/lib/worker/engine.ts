@@ -36,6 +36,7 @@ import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type Live
 import type { ChatIndex, FollowChange, FollowOutcome, InputFile, ListSnapshot, LiveState, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
 import type { SearchPool } from '../view/search/pool.ts';
+import { fieldsOfLoaded } from '../view/search/lane.ts';
 import { scanInPool, startSearchPool } from './search-pool.ts';
 
 /** The persisted row index as the engine stores it. */
@@ -432,7 +433,7 @@ export class Engine {
       const out = await loadSessions(files, { signal });
       const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
       if (!loaded || signal.aborted) return null;
-      return this.#cachedSearch.set(key, fieldsOfRows(rowsOf(loaded)));
+      return this.#cachedSearch.set(key, fieldsOfLoaded(loaded));
     } catch {
       return null; // an aborted or unreadable cached session is skipped, never fatal
     }
@@ -457,7 +458,7 @@ export class Engine {
     if (!listed || signal.aborted) return null;
     const loaded = await this.#parseListed(listed);
     if (!loaded || signal.aborted) return null;
-    return this.#cachedSearch.set(key, fieldsOfRows(rowsOf(loaded)));
+    return this.#cachedSearch.set(key, fieldsOfLoaded(loaded));
   }
 
   /** Every session the last load listed: all of a full load, or the scan's listing. */

@@ -65,8 +65,8 @@ function workerLane(maxChars: number): SearchLane {
 export function scanInPool(pool: SearchPool, request: SearchRequest, session: Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed'>) {
   const size = session.files.reduce((n, f) => n + f.blob.size, 0);
   // Only what picking needs crosses to the lane (a listing entry also carries its title and more).
-  const l = session.listed;
-  const listed = l && { key: l.key, id: l.id, project: l.project, harness: l.harness, files: l.files };
+  const { key, id, project, harness, files } = session.listed;
+  const listed = { key, id, project, harness, files };
   return (budget: () => number) =>
     pool
       .submit(session.cacheKey, size, () => ({ ...session, listed, query: request.query, options: request.options, scope: request.scope, maxHits: budget() }))

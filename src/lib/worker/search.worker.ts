@@ -12,7 +12,8 @@ const api = {
     state = new LaneState(maxChars);
   },
   run(job: LaneJob) {
-    state ??= new LaneState(16_000_000);
+    // init() is the pool's first message to the lane, so it has run (comlink keeps the order).
+    if (!state) throw new Error('search worker used before init()');
     return state.run(job);
   },
   skipBefore(generation: number): void {

@@ -4,7 +4,6 @@
 // the count. A lane is a search worker (worker/search.worker.ts) or, where workers cannot start
 // (Node, tests), the engine's own thread; both run this function, so they find the same hits.
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
-import { loadSessions } from '../../ingest/load-files.ts';
 import type { InputFile, LoadedSession } from '../../ingest/types.ts';
 import { buildChatRows } from '../chat/index.ts';
 import { SessionTextCache } from './cache.ts';
@@ -18,8 +17,8 @@ export interface LaneJob {
 	/** The session key the hits carry. */
 	key: string;
 	files: InputFile[];
-	/** A listed session of a big drop (picked from its files as the engine picks it); null: the session whose key is `key`, else the first. */
-	listed: ListedRef | null;
+	/** The listed session of a big drop these files hold (picked from them as the engine picks it). */
+	listed: ListedRef;
 	query: string;
 	options?: SearchOptions;
 	scope?: SearchScope;
@@ -55,12 +54,6 @@ export interface SearchLane {
 /** A session's searchable text, as every search builds it: its chat rows' fields. */
 export function fieldsOfLoaded(loaded: LoadedSession): SearchField[] {
 	return fieldsOfRows(buildChatRows(loaded.result.session, loaded.children, { metadata: loaded.result.metadata }));
-}
-
-async function loadForSearch(job: LaneJob): Promise<LoadedSession | null> {
-	if (job.listed) return loadListed(job.listed, job.files);
-	const out = await loadSessions(job.files).catch(() => null);
-	return out ? (out.sessions.find((s) => s.key === job.key) ?? out.sessions[0] ?? null) : null;
 }
 
 /** The state of one lane: its bounded text cache, the last query it compiled, the jobs waiting. */
@@ -100,7 +93,7 @@ export class LaneState {
 		const matcher = this.#matcher(job);
 		let text = this.cache.get(job.cacheKey);
 		if (!text) {
-			const loaded = await loadForSearch(job).catch(() => null);
+			const loaded = await loadListed(job.listed, job.files).catch(() => null);
 			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
 			text = this.cache.set(job.cacheKey, fieldsOfLoaded(loaded));
 		}

@@ -34,7 +34,7 @@ class ManualLane implements SearchLane {
 	}
 }
 
-const job = (key: string, maxHits = 10) => () => ({ cacheKey: key, key, files: [], listed: null, query: 'q', maxHits });
+const job = (key: string, maxHits = 10) => () => ({ cacheKey: key, key, files: [], listed: { key, id: key, project: '', harness: 'claude-code' as const, files: [] }, query: 'q', maxHits });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const noFallback = () => {
 	throw new Error('no fallback expected');
