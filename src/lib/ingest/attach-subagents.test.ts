@@ -92,6 +92,36 @@ describe('attachSubagents: corpus', () => {
 	});
 });
 
+describe('agentCallsOf: the agent a call started', () => {
+	const call = (id: string, name = 'Agent') => agentCall(id, { description: id, prompt: `Do ${id}` }, name).message;
+	const result = (id: string, toolUseResult: unknown, text: string) => ({ toolUseResult, message: agentResult(id, toolUseResult, text).message });
+
+	it('reads the agent from the result text when toolUseResult has none, and from a later result that names it', () => {
+		const calls = agentCallsOf([
+			{ message: call('a') },
+			{ message: call('b') },
+			result('a', { status: 'completed' }, 'finished\nagentId: a1b2c3 (for resuming)'),
+			result('b', { status: 'completed' }, 'no id here'),
+			result('b', { status: 'completed', agentId: 'bbb', agentType: 'Explore' }, 'again')
+		]);
+		expect(calls.map((c) => [c.toolUseId, c.agentId, c.resultAgentType])).toEqual([
+			['a', 'a1b2c3', null],
+			['b', 'bbb', 'Explore']
+		]);
+	});
+
+	it('the first result that names the agent wins; results of other tools are not agents', () => {
+		const calls = agentCallsOf([
+			{ message: call('a') },
+			result('a', { agentId: 'first' }, ''),
+			result('a', { agentId: 'second' }, ''),
+			{ message: call('bash', 'Bash') },
+			result('bash', null, 'agentId: not-an-agent')
+		]);
+		expect(calls.map((c) => [c.toolUseId, c.agentId])).toEqual([['a', 'first']]);
+	});
+});
+
 describe('attachSubagents: evidence order', () => {
 	const parentRows = chain('S', [
 		userText('go'),

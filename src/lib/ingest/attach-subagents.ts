@@ -66,7 +66,9 @@ export function valuesOf(files: FileRecords[]): Obj[] {
 /** Every Task / Agent call among the carriers, with the agentId its result reported. */
 export function agentCallsOf(carriers: Iterable<Carrier>): AgentCall[] {
 	const calls = new Map<string, AgentCall>();
-	const resultInfo = new Map<string, { agentId: string | null; agentType: string | null }>();
+	// Every result's blocks are kept and read only for agent calls: the "agentId:" text search
+	// would otherwise run over every tool output of the session.
+	const results = new Map<string, { content: unknown; tur: Obj | null }[]>();
 	for (const a of carriers) {
 		const msg = isObj(a.message) ? a.message : null;
 		const blocks: unknown[] = Array.isArray(msg?.content) ? (msg.content as unknown[]) : [];
@@ -86,17 +88,22 @@ export function agentCallsOf(carriers: Iterable<Carrier>): AgentCall[] {
 				});
 			}
 			if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
-				const tur = isObj(a.toolUseResult) ? a.toolUseResult : null;
-				const fromText = /agentId:\s*([A-Za-z0-9_-]+)/.exec(textOf(b.content) ?? '')?.[1] ?? null;
-				const agentId = str(tur?.agentId) ?? fromText;
-				const prev = resultInfo.get(b.tool_use_id);
-				if (!prev || (!prev.agentId && agentId)) resultInfo.set(b.tool_use_id, { agentId, agentType: str(tur?.agentType) });
+				const seen = results.get(b.tool_use_id);
+				const r = { content: b.content, tur: isObj(a.toolUseResult) ? a.toolUseResult : null };
+				if (seen) seen.push(r);
+				else results.set(b.tool_use_id, [r]);
 			}
 		}
 	}
-	for (const [id, info] of resultInfo) {
-		const c = calls.get(id);
-		if (c) {
+	for (const [id, c] of calls) {
+		// The first result that names the agent wins, else the first result.
+		let info: { agentId: string | null; agentType: string | null } | null = null;
+		for (const { content, tur } of results.get(id) ?? []) {
+			const agentId = str(tur?.agentId) ?? /agentId:\s*([A-Za-z0-9_-]+)/.exec(textOf(content) ?? '')?.[1] ?? null;
+			if (!info || (!info.agentId && agentId)) info = { agentId, agentType: str(tur?.agentType) };
+			if (agentId) break;
+		}
+		if (info) {
 			c.agentId = info.agentId;
 			c.resultAgentType = info.agentType;
 		}

@@ -162,6 +162,30 @@ describe('keys, progress, abort, paste', () => {
 		await expect(run).rejects.toMatchObject({ name: 'AbortError' });
 	});
 
+	it('files whose bytes were read already load as their blobs do, and the blobs are not read again', async () => {
+		const main = jsonl([row('u1', null, '2026-01-01T00:00:00Z'), row('a1', 'u1', '2026-01-01T00:00:01Z', 'assistant')]);
+		const meta = JSON.stringify({ agentType: 'Explore', description: 'look' });
+		const agent = jsonl([{ ...row('x1', null, '2026-01-01T00:00:02Z'), isSidechain: true, agentId: 'abc' }]);
+		const given = [file('p/S.jsonl', main), file('p/S/subagents/agent-abc.meta.json', meta), file('p/S/subagents/agent-abc.jsonl', agent)];
+		const unreadable = {
+			size: 0,
+			stream: () => {
+				throw new Error('stream() must not be used');
+			},
+			text: () => Promise.reject(new Error('text() must not be used')),
+			arrayBuffer: () => Promise.reject(new Error('arrayBuffer() must not be used')),
+			slice: () => {
+				throw new Error('slice() must not be used');
+			}
+		};
+		const preread = given.map((f, i) => ({ path: f.path, blob: { ...unreadable, size: f.blob.size } as unknown as Blob, bytes: enc([main, meta, agent][i]) }));
+		const [a, b] = [await loadSessions(given), await loadSessions(preread)];
+		expect(b.issues).toEqual(a.issues);
+		expect(b.sessions.map((s) => s.key)).toEqual(a.sessions.map((s) => s.key));
+		expect(b.sessions[0].result.session).toEqual(a.sessions[0].result.session);
+		expect(b.sessions[0].children).toEqual(a.sessions[0].children);
+	});
+
 	it('reads a file only through its stream, never as one string', async () => {
 		const blob = new Blob([enc(text)]);
 		const streamOnly = {

@@ -36,8 +36,12 @@ export async function readHead(blob: Blob, n = HEAD_BYTES): Promise<Uint8Array> 
 	return new Uint8Array(await blob.slice(0, n).arrayBuffer());
 }
 
-/** Chunks of a blob, as a stream when the platform has Blob.stream(), else by slices. */
-async function* chunksOf(blob: Blob, chunkBytes: number): AsyncGenerator<Uint8Array> {
+/** Chunks of a blob, as a stream when the platform has Blob.stream(), else by slices (bytes read already: as they are). */
+async function* chunksOf(blob: Blob | Uint8Array, chunkBytes: number): AsyncGenerator<Uint8Array> {
+	if (blob instanceof Uint8Array) {
+		if (blob.length) yield blob;
+		return;
+	}
 	if (typeof blob.stream === 'function') {
 		const reader = blob.stream().getReader();
 		let done = false;
@@ -65,13 +69,14 @@ function countNewlines(b: Uint8Array): number {
 	return n;
 }
 
-/** Stream one file into a RecordReader, reporting progress per chunk and honouring the signal. */
-export async function readFileRecords(path: string, blob: Blob, opts: LoadOptions = {}): Promise<FileRecords> {
+/** Stream one file (or its bytes, read already) into a RecordReader, reporting progress per chunk and honouring the signal. */
+export async function readFileRecords(path: string, blob: Blob | Uint8Array, opts: LoadOptions = {}): Promise<FileRecords> {
 	const reader = new RecordReader(path);
 	let bytesRead = 0;
 	let lines = 0;
 	opts.signal?.throwIfAborted();
 	const size = opts.chunkBytes ?? DEFAULT_CHUNK;
+	const bytesTotal = blob instanceof Uint8Array ? blob.length : blob.size;
 	for await (const big of chunksOf(blob, size)) {
 		// A platform chunk larger than chunkBytes is fed in slices, so progress stays fine-grained.
 		for (let at = 0; at < big.length; at += size) {
@@ -82,12 +87,12 @@ export async function readFileRecords(path: string, blob: Blob, opts: LoadOption
 			// Lines are counted for progress only (a search worker's build asks for none).
 			if (opts.onProgress) {
 				lines += countNewlines(chunk);
-				opts.onProgress({ file: path, bytesRead, bytesTotal: blob.size, lines });
+				opts.onProgress({ file: path, bytesRead, bytesTotal, lines });
 			}
 		}
 	}
 	opts.signal?.throwIfAborted();
-	if (bytesRead === 0) opts.onProgress?.({ file: path, bytesRead, bytesTotal: blob.size, lines });
+	if (bytesRead === 0) opts.onProgress?.({ file: path, bytesRead, bytesTotal, lines });
 	return reader.finish();
 }
 
@@ -106,14 +111,16 @@ export function cyrb53(data: Iterable<number>, seed = 0): number {
 	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-async function fingerprint(f: ClassifiedFile, blob: Blob): Promise<string> {
-	const head = new Uint8Array(await blob.slice(0, FP_BYTES).arrayBuffer());
-	const tail = new Uint8Array(await blob.slice(Math.max(0, blob.size - FP_BYTES)).arrayBuffer());
-	return `${f.name}:${blob.size}:${cyrb53(head).toString(36)}:${cyrb53(tail).toString(36)}`;
+async function fingerprint(f: ClassifiedFile, blob: Blob | Uint8Array): Promise<string> {
+	const size = blob instanceof Uint8Array ? blob.length : blob.size;
+	const part = async (from: number, to: number) => (blob instanceof Uint8Array ? blob.subarray(from, to) : new Uint8Array(await blob.slice(from, to).arrayBuffer()));
+	const head = await part(0, FP_BYTES);
+	const tail = await part(Math.max(0, size - FP_BYTES), size);
+	return `${f.name}:${size}:${cyrb53(head).toString(36)}:${cyrb53(tail).toString(36)}`;
 }
 
-/** Content hash of a set of files (see the module comment). */
-export async function contentHash(files: { file: ClassifiedFile; blob: Blob }[]): Promise<string> {
+/** Content hash of a set of files (see the module comment); `blob` may be the file's bytes, read already. */
+export async function contentHash(files: { file: ClassifiedFile; blob: Blob | Uint8Array }[]): Promise<string> {
 	const fps = await Promise.all(files.map((x) => fingerprint(x.file, x.blob)));
 	fps.sort();
 	return cyrb53(new TextEncoder().encode(fps.join('\n'))).toString(36);
@@ -140,6 +147,7 @@ function safeBuild(input: Parameters<typeof buildSession>[0], opts: Parameters<t
 export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): Promise<LoadOutput> {
 	const issues: Issue[] = [];
 	const blobs = new Map<string, Blob>();
+	const preread = new Map<string, Uint8Array>();
 	const classified: ClassifiedFile[] = [];
 
 	// 1. Classify from each file's head.
@@ -147,8 +155,9 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 		opts.signal?.throwIfAborted();
 		const path = normPath(f.path);
 		blobs.set(path, f.blob);
+		if (f.bytes) preread.set(path, f.bytes);
 		try {
-			classified.push(classifyFile(path, await readHead(f.blob), f.blob.size));
+			classified.push(classifyFile(path, f.bytes ? f.bytes.subarray(0, HEAD_BYTES) : await readHead(f.blob), f.blob.size));
 		} catch (e) {
 			opts.signal?.throwIfAborted();
 			classified.push(unreadable(path, f.blob.size, e));
@@ -168,16 +177,18 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 	for (let i = 0; i < classified.length; i++) {
 		const c = classified[i];
 		const blob = blobs.get(c.path) as Blob;
+		const bytes = preread.get(c.path);
+		const text = () => (bytes ? new TextDecoder().decode(bytes) : blob.text());
 		const counted = c.kind === 'unknown' ? 0 : c.bytes;
 		try {
 			if (c.kind === 'subagent-meta') {
-				const v: unknown = JSON.parse(await blob.text()); // classification saw the whole (small) file
+				const v: unknown = JSON.parse(await text()); // classification saw the whole (small) file
 				if (isObj(v)) metas.set(c.path, v);
 			} else if (c.kind === 'transcript' && c.format === 'web-json') {
 				if (blob.size > WEB_JSON_MAX) {
 					classified[i] = { ...c, kind: 'unknown', reason: `a web JSON export larger than ${WEB_JSON_MAX / 1048576} MB is not supported` };
 				} else {
-					const fr = webJsonRecords(c.path, await blob.text());
+					const fr = webJsonRecords(c.path, await text());
 					perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: fr.lines });
 					records.set(c.path, fr);
 				}
@@ -188,7 +199,7 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 					perFile.onProgress?.({ file: c.path, bytesRead: blob.size, bytesTotal: blob.size, lines: 1 });
 				} else classified[i] = { ...c, kind: 'unknown', reason: read.reason };
 			} else if (c.kind !== 'unknown') {
-				records.set(c.path, await readFileRecords(c.path, blob, perFile));
+				records.set(c.path, await readFileRecords(c.path, bytes ?? blob, perFile));
 			}
 		} catch (e) {
 			opts.signal?.throwIfAborted();
@@ -215,7 +226,7 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 		const leaf = plan.mainFiles.at(-1);
 		const planBytes = [...plan.replayed, ...plan.mainFiles].reduce((n, f) => n + f.bytes, 0);
 		opts.onProgress?.({ file: leaf?.path ?? plan.key, bytesRead: 0, bytesTotal: planBytes, lines: 0, phase: 'build', overallRead: overallTotal, overallTotal });
-		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, childCache }, issues);
+		const s = await buildPlan(plan, { records, metas, summaries, allSummaries, blobs, preread, childCache }, issues);
 		if (s) {
 			sessions.push(s);
 			opts.onSession?.(s);
@@ -225,7 +236,7 @@ export async function loadSessions(files: InputFile[], opts: LoadOptions = {}): 
 	// 5. Other harnesses (Codex, Gemini CLI, Strap): their own adapters, the same LoadedSession shape.
 	const harnessInputs: HarnessInput[] = classified.filter(isHarnessFile).map((file) => ({ file, records: records.get(file.path), doc: harnessDocs.get(file.path) }));
 	if (harnessInputs.length) {
-		const built = await buildHarnessSessions(harnessInputs, (fs) => contentHash(fs.map((file) => ({ file, blob: blobs.get(file.path) as Blob }))), (p) => blobs.get(p) as Blob, issues);
+		const built = await buildHarnessSessions(harnessInputs, (fs) => contentHash(fs.map((file) => ({ file, blob: preread.get(file.path) ?? (blobs.get(file.path) as Blob) }))), (p) => blobs.get(p) as Blob, issues);
 		for (const s of built) {
 			sessions.push(s);
 			opts.onSession?.(s);
@@ -245,6 +256,8 @@ interface BuildCtx {
 	summaries: Map<string, FileSummary>;
 	allSummaries: { leafUuid: string | null; summary: string }[];
 	blobs: Map<string, Blob>;
+	/** Bytes of the files the caller read already (InputFile.bytes). */
+	preread: Map<string, Uint8Array>;
 	childCache: Map<string, ParseResult | null>;
 }
 
@@ -295,7 +308,7 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): P
 
 	const files = planFiles(plan);
 	const bytes = files.reduce((n, f) => n + f.bytes, 0);
-	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.blobs.get(file.path) as Blob })));
+	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.preread.get(file.path) ?? (ctx.blobs.get(file.path) as Blob) })));
 	const mainSums = [...plan.replayed, ...plan.mainFiles].map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
 	const meta = sessionMeta({ key: plan.key, result, mains: mainSums, allSummaries: ctx.allSummaries, bytes, subagents: inputs.length });
 	const childIssues = [...Object.values(children).map((c) => c.result), ...unattached.map((u: UnattachedChild) => u.result)].flatMap((r) => r.issues);

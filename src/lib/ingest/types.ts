@@ -169,4 +169,7 @@ export interface LoadOutput {
 export interface InputFile {
 	path: string;
 	blob: Blob;
+	/** The file's bytes, when the caller has read them already (a search lane reads a session's
+	 *  files while it builds the one before); the blob is then not read again. */
+	bytes?: Uint8Array;
 }

@@ -40,7 +40,6 @@ export interface AutomationResult {
   pooledMs: number;
 }
 
-const AUTOMATION_MAX_HITS = 1_000_000;
 
 export class Search {
   open = $state(false);
@@ -141,12 +140,13 @@ export class Search {
     const { scope, ...options } = opts;
     // The worker runs one query at a time: this is the newest, and the field's query runs again after it.
     const generation = ++this.#generation;
-    const out: SearchOutcome = await this.#call(generation, { query, options, maxHits: AUTOMATION_MAX_HITS }, scope ?? 'session', undefined);
+    // The hits the field shows, and every matching atom by name (all of them, without snippets).
+    const out: SearchOutcome = await this.#call(generation, { query, options, ids: true }, scope ?? 'session', undefined);
     if (this.query.trim()) queueMicrotask(() => void this.run());
     if (!out.ok) throw new Error(out.error);
     return {
       total: out.total,
-      hits: out.hits.map((h) => ({ sessionKey: h.sessionKey, atomUuid: h.atomUuid })),
+      hits: (out.ids ?? []).flatMap(({ sessionKey, atomUuids }) => atomUuids.map((atomUuid) => ({ sessionKey, atomUuid }))),
       ms: performance.now() - started,
       firstMs: out.firstMs,
       pooled: out.pooled,

@@ -68,7 +68,8 @@ describe('search through the pool', () => {
 			{ query: 'parser', maxHits: 57 },
 			{ query: 'cafe', options: { ignoreDiacritics: true }, maxHits: 200 },
 			{ query: 'worker', scope: { kinds: ['tool-output', 'tool-call'] } },
-			{ query: '\\bhash\\b', options: { regex: true, caseSensitive: true }, maxHits: 5 }
+			{ query: '\\bhash\\b', options: { regex: true, caseSensitive: true }, maxHits: 5 },
+			{ query: 'parser', maxHits: 20, ids: true }
 		];
 		let g = 10;
 		for (const req of requests) {
@@ -87,6 +88,13 @@ describe('search through the pool', () => {
 				// Streamed batches carry every returned hit once, and end on the full count.
 				expect(batches.reduce((n, x) => n + x.hits, 0)).toBe(a.hits.length);
 				expect(batches.at(-1)?.total).toBe(a.total);
+				if (req.ids) {
+					// Every matching field by its atom, in the order of the hits, past maxHits too.
+					const ids = (a.ids ?? []).flatMap((x) => x.atomUuids.map((u) => `${x.sessionKey} ${u}`));
+					expect(ids).toHaveLength(a.total);
+					expect(a.total).toBeGreaterThan(a.hits.length);
+					expect(ids.slice(0, a.hits.length)).toEqual(a.hits.map((h) => `${h.sessionKey} ${h.atomUuid}`));
+				} else expect(a.ids).toBeUndefined();
 			}
 		}
 		// The queries after the first found most sessions' text in the lane that kept it.

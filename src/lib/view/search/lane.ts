@@ -24,8 +24,12 @@ export interface LaneJob {
 	scope?: SearchScope;
 	/** Most hits with snippets wanted from this session (the count goes on past it). */
 	maxHits: number;
+	/** Also name the atom of every matching field (SearchRequest.ids). */
+	ids?: boolean;
 	/** The pool's query generation: a lane skips a waiting job older than its last skipBefore(). */
 	generation: number;
+	/** The pool sends this session to the lane that reported keeping its text: nothing to read ahead. */
+	kept?: boolean;
 }
 
 export interface LaneResult {
@@ -33,6 +37,8 @@ export interface LaneResult {
 	ok: boolean;
 	hits: SearchHit[];
 	counted: number;
+	/** With job.ids: the atom of every matching field. */
+	ids?: string[];
 	/** The lane keeps this session's text now (the pool routes its next query here). */
 	cached: boolean;
 	/** Cache keys the lane dropped to stay within its budget. */
@@ -70,7 +76,11 @@ export class LaneState {
 	}
 
 	run(job: LaneJob): Promise<LaneResult> {
-		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job)));
+		// The job's files are read now, while the job before it builds (the pool sends a lane its next
+		// job early for this), unless they came read already (a worker lane's files are read on the
+		// engine's thread: search-pool.ts). The lane's thread then never waits on a read.
+		const read = job.generation < this.#skipBefore || this.cache.get(job.cacheKey) ? null : readAhead(job.files);
+		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job, read)));
 		this.#tail = done.catch(() => undefined);
 		return done;
 	}
@@ -88,18 +98,19 @@ export class LaneState {
 		return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: 0 };
 	}
 
-	async #run(job: LaneJob): Promise<LaneResult> {
+	async #run(job: LaneJob, read: Promise<InputFile[] | null> | null): Promise<LaneResult> {
 		const started = performance.now();
 		const matcher = this.#matcher(job);
 		let text = this.cache.get(job.cacheKey);
 		if (!text) {
-			const loaded = await loadListed(job.listed, job.files).catch(() => null);
+			const loaded = await loadListed(job.listed, (await read) ?? job.files).catch(() => null);
 			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
 			text = this.cache.set(job.cacheKey, fieldsOfLoaded(loaded));
 		}
 		// A query that does not compile never reaches a lane (the run reports it first).
-		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded) : { hits: [], counted: 0 };
-		return { ok: true, hits, counted, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
+		const ids = job.ids ? [] : undefined;
+		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded, ids) : { hits: [], counted: 0 };
+		return { ok: true, hits, counted, ids, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
 	}
 
 	#matcher(job: LaneJob): Matcher | null {
@@ -116,6 +127,17 @@ export class LaneState {
 		this.#evicted = [];
 		return out;
 	}
+}
+
+/** Sessions larger than this are streamed when their turn comes instead (a read-ahead holds its bytes whole). */
+export const READ_AHEAD_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The files with their bytes, read whole and side by side; null when too big or a read failed
+ *  (the build then reads the blobs itself, and reports a file that cannot be read as before). */
+export function readAhead(files: InputFile[]): Promise<InputFile[] | null> | null {
+	if (files.every((f) => f.bytes)) return Promise.resolve(files);
+	if (files.reduce((n, f) => n + f.blob.size, 0) > READ_AHEAD_MAX_BYTES) return null;
+	return Promise.all(files.map(async (f) => ({ ...f, bytes: new Uint8Array(await f.blob.arrayBuffer()) }))).catch(() => null);
 }
 
 /** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */

@@ -11,8 +11,10 @@ class ManualLane implements SearchLane {
 	open: { job: LaneJob; finish: (r?: Partial<LaneResult>) => void; fail: () => void }[] = [];
 	maxRunning = 0;
 	skippedBefore = 0;
+	jobs: LaneJob[] = [];
 	run(job: LaneJob): Promise<LaneResult> {
 		this.ran.push(job.cacheKey);
+		this.jobs.push(job);
 		return new Promise((resolve, reject) => {
 			const entry = {
 				job,
@@ -74,6 +76,9 @@ describe('SearchPool', () => {
 		await Promise.all(again);
 		lanes.forEach((l, i) => expect(l.ran.every((k) => owner[k] === i)).toBe(true));
 		expect(lanes.flatMap((l) => l.ran).sort()).toEqual(keys);
+		// Jobs said so (a worker lane then reads no files for them); the first round's were not.
+		expect(lanes.flatMap((l) => l.jobs.map((j) => [j.cacheKey, !!j.kept]))).toEqual(expect.arrayContaining(keys.map((k) => [k, false]).concat(keys.map((k) => [k, true]))));
+		expect(lanes.flatMap((l) => l.jobs).filter((j) => j.kept)).toHaveLength(keys.length);
 	});
 
 	it('after clear (a new drop), no session is routed by what a lane kept before', async () => {

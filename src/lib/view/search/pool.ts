@@ -4,10 +4,11 @@
 // lane (its cached text makes it a scan, not a build). The other lanes take sessions in list
 // order (the first hits come early), the first lane the largest left (a big session started
 // last would keep one lane busy while the others wait at the end).
-// A lane is sent at most DEPTH jobs: it runs one at a time (lane.ts), the next waits there as
-// File handles only, so a lane never waits on a round trip and holds at most its cache and one
-// build. A cancel drops what is still queued here and tells the lanes to skip what waits there; a
-// job already running finishes (a build cannot be cut short), but what it found is dropped.
+// A lane is sent at most DEPTH jobs: it runs one at a time (lane.ts), the next waits there with
+// its files' bytes read ahead (READ_AHEAD_MAX_BYTES at most), so a lane never waits on a round
+// trip or a read and holds at most its cache, one build and one session's bytes. A cancel drops
+// what is still queued here and tells the lanes to skip what waits there; a job already running
+// finishes (a build cannot be cut short), but what it found is dropped.
 import type { LaneJob, LaneResult, SearchLane } from './lane.ts';
 
 interface Task {
@@ -136,7 +137,7 @@ export class SearchPool {
 		this.#running.add(task);
 		let result: LaneResult | null = null;
 		try {
-			result = await slot.lane.run({ ...task.job(), generation: task.generation });
+			result = await slot.lane.run({ ...task.job(), generation: task.generation, kept: this.#owner.get(task.cacheKey) === slot });
 		} catch {
 			this.#running.delete(task);
 			slot.running--;

@@ -19,6 +19,16 @@ export interface SearchRequest {
 	maxHits?: number;
 	/** The caller keeps the streamed batches: the outcome carries the count only (half the copying). */
 	streamOnly?: boolean;
+	/** The outcome also names the atom of every matching field, past maxHits too (the automation
+	 *  hook's answer): ids cost a string each, where a hit with its snippet costs far more to make
+	 *  and to copy between threads. */
+	ids?: boolean;
+}
+
+/** The atoms of every matching field of one session, in reading order. */
+export interface SessionIds {
+	sessionKey: string;
+	atomUuids: string[];
 }
 
 export interface SearchSource {
@@ -34,6 +44,8 @@ export interface SearchSource {
 export interface ScannedSource {
 	hits: SearchHit[];
 	counted: number;
+	/** With request.ids: the atom of every matching field. */
+	ids?: string[];
 	/** Time spent on it there, ms. */
 	ms: number;
 }
@@ -49,7 +61,7 @@ export interface SearchBatch {
 }
 
 export type SearchOutcome =
-	| { ok: true; total: number; hits: SearchHit[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number }
+	| { ok: true; total: number; hits: SearchHit[]; /** With request.ids, per session that matched. */ ids?: SessionIds[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number }
 	| { ok: false; cancelled: boolean; error: string };
 
 export interface RunHooks {
@@ -76,6 +88,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 	const m = compiled.matcher;
 	const maxHits = req.maxHits ?? DEFAULT_MAX_HITS;
 	const all: SearchHit[] = [];
+	const ids: SessionIds[] | undefined = req.ids ? [] : undefined;
 	let total = 0;
 	let firstMs: number | null = null;
 	let pending: SearchHit[] = [];
@@ -103,6 +116,7 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 			pooled++;
 			pooledMs += r.ms;
 			total += r.counted;
+			if (ids && r.ids?.length) ids.push({ sessionKey: sources[s].key, atomUuids: r.ids });
 			// A session's hits are its first matching fields, so cutting them at what is left gives the sequential cut.
 			// (One by one, not spread: a big session's hits could pass the arguments limit.)
 			const take = Math.min(r.hits.length, maxHits - all.length);
@@ -123,8 +137,9 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 		if (hooks.cancelled()) return cancelled();
 		if (!data) continue;
 		const { fields, folded } = data;
+		const sessionIds: string[] | undefined = ids ? [] : undefined;
 		for (let i = 0; i < fields.length; i += SLICE_FIELDS) {
-			const { hits, counted } = scanFields(fields, i, i + SLICE_FIELDS, m, req.scope, sources[s].key, maxHits - all.length, folded);
+			const { hits, counted } = scanFields(fields, i, i + SLICE_FIELDS, m, req.scope, sources[s].key, maxHits - all.length, folded, sessionIds);
 			total += counted;
 			all.push(...hits);
 			pending.push(...hits);
@@ -138,9 +153,10 @@ export async function runSearch(req: SearchRequest, sources: readonly SearchSour
 				sliceStart = now();
 			}
 		}
+		if (ids && sessionIds?.length) ids.push({ sessionKey: sources[s].key, atomUuids: sessionIds });
 	}
 	flush(sources.length, true);
-	return { ok: true, total, hits: req.streamOnly ? [] : all, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled, pooledMs };
+	return { ok: true, total, hits: req.streamOnly ? [] : all, ids, truncated: total > all.length, sessions: sources.length, ms: now() - started, firstMs: firstMs ?? now() - started, pooled, pooledMs };
 }
 
 function cancelled(): SearchOutcome {

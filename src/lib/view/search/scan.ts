@@ -64,6 +64,7 @@ export type FoldedTexts = (string | undefined)[];
 /**
  * Scans fields [from, to) and returns the hits (at most `maxHits` with snippets; `counted` is
  * every matching field). `folded` holds diacritic-folded texts when the matcher needs them.
+ * `ids`, when given, gets the atom of every matching field (hits past maxHits too), in order.
  */
 export function scanFields(
 	fields: readonly SearchField[],
@@ -73,7 +74,8 @@ export function scanFields(
 	scope: SearchScope | undefined,
 	sessionKey: string,
 	maxHits: number,
-	folded?: FoldedTexts
+	folded?: FoldedTexts,
+	ids?: string[]
 ): { hits: SearchHit[]; counted: number } {
 	const hits: SearchHit[] = [];
 	let counted = 0;
@@ -89,6 +91,7 @@ export function scanFields(
 		re.lastIndex = 0;
 		if (!re.test(text)) continue;
 		counted++;
+		ids?.push(f.atomUuid);
 		if (hits.length < maxHits) hits.push(hitOf(f, m, sessionKey));
 	}
 	re.lastIndex = 0;

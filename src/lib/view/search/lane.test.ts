@@ -1,0 +1,34 @@
+// A lane reads a session's files whole before its turn comes (readAhead), so its thread builds
+// instead of waiting on reads; what it reads must be exactly the files, and a read that cannot
+// be made leaves the build to read (and report) the file itself.
+import { describe, expect, it } from 'vitest';
+import { readAhead, READ_AHEAD_MAX_BYTES } from './lane.ts';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('readAhead', () => {
+	it('reads every file whole, keeping path and blob', async () => {
+		const files = [
+			{ path: 'p/S.jsonl', blob: new Blob([enc('{"a":1}\n{"b":2}\n')]) },
+			{ path: 'p/S/subagents/agent-x.jsonl', blob: new Blob([enc('{"c":"é"}\n')]) }
+		];
+		const out = await readAhead(files);
+		expect(out?.map((f) => [f.path, f.blob, new TextDecoder().decode(f.bytes)])).toEqual([
+			['p/S.jsonl', files[0].blob, '{"a":1}\n{"b":2}\n'],
+			['p/S/subagents/agent-x.jsonl', files[1].blob, '{"c":"é"}\n']
+		]);
+	});
+
+	it('files read already are handed back as they are (the engine read them for the lane)', async () => {
+		const bytes = enc('x');
+		const files = [{ path: 'a.jsonl', blob: { size: 1 } as Blob, bytes }];
+		expect(await readAhead(files)).toBe(files);
+	});
+
+	it('a session over the read-ahead limit is left to stream; a failed read gives null', async () => {
+		const big = { size: READ_AHEAD_MAX_BYTES + 1, arrayBuffer: () => Promise.reject(new Error('must not be read whole')) } as unknown as Blob;
+		expect(readAhead([{ path: 'big.jsonl', blob: big }])).toBeNull();
+		const failing = { size: 10, arrayBuffer: () => Promise.reject(new Error('moved')) } as unknown as Blob;
+		expect(await readAhead([{ path: 'gone.jsonl', blob: failing }])).toBeNull();
+	});
+});
