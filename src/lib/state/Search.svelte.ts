@@ -40,7 +40,6 @@ export interface AutomationResult {
   pooledMs: number;
 }
 
-
 export class Search {
   open = $state(false);
   query = $state('');
