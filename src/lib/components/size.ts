@@ -1,6 +1,6 @@
-// Element sizes for virtualized lists, from a ResizeObserver only. bind:clientHeight also reads
-// the size once when the element mounts, which forces a synchronous style and layout inside the
-// mounting task (40–50 ms for the first screen of a big drop: fonts, a fresh layout tree); the
+// Element sizes for what is laid out by arithmetic (virtualized lists, charts), from a
+// ResizeObserver only. bind:clientHeight also reads the size once when the element mounts, which
+// forces a synchronous style and layout inside the mounting task (40–50 ms for the first screen of a big drop: fonts, a fresh layout tree); the
 // observer reports the same size right after the browser's own layout of that frame, as a
 // separate, short step.
 

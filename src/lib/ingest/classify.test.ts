@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { classifyFile, HEAD_BYTES } from './classify.ts';
+import { classifyFile, HEAD_BYTES, unreadableEntry } from './classify.ts';
 import { bytesOf, CORPUS, DEEP_MANIFEST, enc, INLINE, jsonl, WORKTREES, CLAUDE_P } from './test-helpers.ts';
 
 const SID = 'ef958aa1-0e93-49f0-bb71-150f63befcd1';
@@ -95,6 +95,13 @@ describe('classifyFile: synthetic table', () => {
 		for (const cut of [1023, 1024, 1025, HEAD_BYTES - 1, HEAD_BYTES]) {
 			expect(classifyFile('p/s1.jsonl', b.subarray(0, cut), b.length).kind).toBe('transcript');
 		}
+	});
+});
+
+describe('unreadableEntry (what a folder walk could not read)', () => {
+	it('a file and a folder are listed as unknown with their name and why', () => {
+		expect(unreadableEntry('projects/p/gone.jsonl')).toMatchObject({ path: 'projects/p/gone.jsonl', name: 'gone.jsonl', kind: 'unknown', bytes: 0, reason: expect.stringMatching(/would not hand this file over/) });
+		expect(unreadableEntry('projects/locked/')).toMatchObject({ name: 'locked', kind: 'unknown', reason: expect.stringMatching(/would not list this folder/) });
 	});
 });
 

@@ -134,6 +134,12 @@ function unknown(path: string, bytes: number, reason: string): ClassifiedFile {
 	return make(path, bytes, 'unknown', { reason });
 }
 
+/** What the browser would not hand over while a folder was walked (a folder's path ends in '/'):
+ *  listed with the reason, so nothing is dropped silently. */
+export function unreadableEntry(path: string): ClassifiedFile {
+	return unknown(path, 0, path.endsWith('/') ? 'the browser would not list this folder; its files were not opened' : 'the browser would not hand this file over; the rest of the folder was opened');
+}
+
 /**
  * Classify a file from its relative path, the first bytes (≤ HEAD_BYTES suffice) and its size.
  * `sniffed`: sniffHead(head, bytes) when the caller already has it (the scan reuses its values).

@@ -4,7 +4,7 @@
 // hit goes through the Navigator (opens the session, writes `#s=…&a=…&q=…`), then opens what
 // holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
 import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
-import { folderOfPath, projectSessionKeys } from '../view/sessions/index.ts';
+import { projectOfSession, projectSessionKeys } from '../view/sessions/index.ts';
 import { openCache, type SessionCache } from '../store/session-cache.ts';
 import type { SessionSummary } from '../worker/protocol.ts';
 import type { ChatUi } from './ChatUi.svelte.ts';
@@ -128,7 +128,7 @@ export class Search {
   scopeChanged(what: 'current' | 'sessions'): void {
     if (!this.open || !this.query.trim()) return;
     // A landing in another session of the project changes the open one, not the project's hits.
-    const otherProject = this.scope === 'project' && projectOf(this.viewer.current) !== this.#project;
+    const otherProject = this.scope === 'project' && this.#projectOf(this.viewer.current) !== this.#project;
     const follows = what === 'current' ? this.scope === 'session' || otherProject : this.scope === 'loaded' || this.scope === 'project';
     if (follows) void this.run();
   }
@@ -275,14 +275,15 @@ export class Search {
     if (scope === 'loaded' || scope === 'cached') return [];
     if (!v.currentKey) return [];
     if (scope === 'session') return [v.currentKey];
-    const dir = projectOf(v.current);
-    this.#project = dir;
-    return projectSessionKeys(dir, v.list, v.sessions.map((x) => ({ key: x.key, folder: projectOf(x) })));
+    const project = this.#projectOf(v.current);
+    this.#project = project;
+    return projectSessionKeys(project, v.list, v.sessions.map((x) => ({ key: x.key, folder: this.#projectOf(x) })));
   }
-}
 
-/** The folder a session's main transcript was dropped from (its project folder). */
-function projectOf(s: SessionSummary | null): string {
-  const main = s?.files.find((f) => f.kind === 'transcript') ?? s?.files[0];
-  return main ? folderOfPath(main.path) : '';
+  /** The project a session belongs to, as the session list names it. */
+  #projectOf(s: SessionSummary | null): string {
+    if (!s) return '';
+    const main = s.files.find((f) => f.kind === 'transcript') ?? s.files[0];
+    return projectOfSession(s.key, this.viewer.list, main?.path ?? null);
+  }
 }

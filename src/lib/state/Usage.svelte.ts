@@ -6,12 +6,13 @@
 import type { ProjectUsage, SessionUsage } from '../worker/protocol.ts';
 import { costLabel, formatTokens, totalOf } from '../view/usage/index.ts';
 import { engineClient } from './engine-client.ts';
+import { Throttle } from './throttle.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
 export type UsageTab = 'session' | 'project';
 
 /** While following a folder, the project's usage is fetched at most this often (see refresh). */
-export const LIVE_PROJECT_USAGE_MS = 3000;
+const LIVE_PROJECT_USAGE_MS = 3000;
 
 /** The automation contract's shape (README, "Automation"). */
 export interface UsageFigures {
@@ -36,8 +37,8 @@ export class Usage {
   #viewer: Viewer;
   #sessionKey: string | null = null;
   #projectFor: unknown = null;
-  #projectAt = 0;
-  #projectDue: ReturnType<typeof setTimeout> | null = null;
+  /** Never at once (the page is about to ask the worker for the new rows), at most every LIVE_PROJECT_USAGE_MS. */
+  #projectThrottle = new Throttle(LIVE_PROJECT_USAGE_MS, LIVE_PROJECT_USAGE_MS / 10);
 
   constructor(viewer: Viewer) {
     this.#viewer = viewer;
@@ -48,15 +49,15 @@ export class Usage {
     if (this.open) void this.refresh();
   }
 
-  /** Fetches what is missing for the open session and the current load. `projectEveryMs`
-   *  (following a folder: the sessions change with every append): the project's usage, which
-   *  sums every session again in the worker, is fetched later, at most that often, so it never
-   *  queues ahead of the live rows (the last change always lands). */
-  async refresh(opts: { projectEveryMs?: number } = {}): Promise<void> {
+  /** Fetches what is missing for the open session and the current load. `live` (following a
+   *  folder: the sessions change with every append): the project's usage, which sums every
+   *  session again in the worker, is fetched later, at most every LIVE_PROJECT_USAGE_MS, so it
+   *  never queues ahead of the live rows (the last change always lands). */
+  async refresh(opts: { live?: boolean } = {}): Promise<void> {
     const v = this.#viewer;
     try {
       if (v.sessions !== this.#projectFor) {
-        if (opts.projectEveryMs && this.project) this.#projectLater(opts.projectEveryMs);
+        if (opts.live && this.project) this.#projectThrottle.request(() => (this.#viewer.sessions !== this.#projectFor ? this.refresh() : undefined));
         else await this.#fetchProject();
       }
       if (this.open && v.currentKey && v.currentKey !== this.#sessionKey) await this.sessionUsage();
@@ -117,18 +118,7 @@ export class Usage {
     return u && { computeMs: u.computeMs, contextPoints: u.context.main.points.length };
   }
 
-  #projectLater(everyMs: number): void {
-    if (this.#projectDue !== null) return;
-    // Never at once: the page is about to ask the worker for the new rows.
-    const wait = Math.max(everyMs / 10, this.#projectAt + everyMs - performance.now());
-    this.#projectDue = setTimeout(() => {
-      this.#projectDue = null;
-      if (this.#viewer.sessions !== this.#projectFor) void this.refresh();
-    }, wait);
-  }
-
   async #fetchProject(): Promise<void> {
-    this.#projectAt = performance.now();
     const sessions = this.#viewer.sessions;
     const { api } = await engineClient();
     const p = await api.projectUsage();

@@ -4,11 +4,12 @@
 // of a superseded load are dropped (the engine also aborts its reading). A load that yields no
 // session keeps whatever was open before and says why.
 import type { ClassifiedFile } from '../ingest/types.ts';
+import { unreadableEntry } from '../ingest/classify.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';
 import type { ChatRow, FollowOutcome, InputFile, ListEntry, ListSnapshot, LoadProgress, RowIndexEntry, SessionSummary, TimelineLayout } from '../worker/protocol.ts';
-import { projectsOf } from '../view/sessions/list.ts';
+import { keysAfter, projectsOf } from '../view/sessions/list.ts';
 import { normPath } from '../ingest/paths.ts';
 import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
@@ -17,6 +18,7 @@ import { LoadError, resolveCached, resolveSource, type LoadSource } from './sour
 import { sessionContentHash } from '../store/content-hash.ts';
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
+import { Throttle } from './throttle.ts';
 
 /** Files per message when a big drop is handed to the worker. */
 const STAGE_BATCH = 20;
@@ -45,6 +47,9 @@ export class Viewer {
   sessions = $state.raw<SessionSummary[]>([]);
   /** Every listed session of the current load (streams in while a big drop is scanned). */
   list = $state.raw<ListEntry[]>([]);
+  /** The list as the person sees it (the page wires SessionBrowser.visible: project, sort, filters);
+   *  what is built ahead after an open follows it. */
+  shownOrder: () => readonly Pick<ListEntry, 'key'>[] = () => this.list;
   /** The load was big: sessions are built when opened. */
   scanned = $state(false);
   /** Files found so far while a dropped or picked folder is walked, before its load starts (null otherwise). */
@@ -190,20 +195,13 @@ export class Viewer {
   async #walk(source: Extract<LoadSource, { kind: 'folder' }>, current: () => boolean): Promise<InputFile[]> {
     this.walked = 0;
     const { files, unreadable } = await source.walk({
-      onBatch: (_batch, total) => {
+      onCount: (total) => {
         if (current()) this.walked = total;
       },
       stale: () => !current()
     });
     // What the browser would not hand over (permissions, a file gone mid-walk) is said, not dropped.
-    this.#unreadable = unreadable.map((path) => ({
-      path,
-      name: path.replace(/\/$/, '').split('/').pop() ?? path,
-      kind: 'unknown',
-      sessionId: null,
-      bytes: 0,
-      reason: path.endsWith('/') ? 'the browser would not list this folder; its files were not opened' : 'the browser would not hand this file over; the rest of the folder was opened'
-    }));
+    this.#unreadable = unreadable.map(unreadableEntry);
     return files;
   }
 
@@ -239,8 +237,7 @@ export class Viewer {
    * begins, and keeps what it built within its byte budget (LRU).
    */
   #prefetchAfter(api: EngineApi, key: string): void {
-    const at = this.list.findIndex((e) => e.key === key);
-    const next = this.list.slice(at + 1, at + 1 + PREFETCH_AHEAD).map((e) => e.key);
+    const next = keysAfter(this.shownOrder(), key, PREFETCH_AHEAD);
     if (!next.length) return;
     const run = () => void api.prefetch(next).catch(() => undefined);
     if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
@@ -343,21 +340,11 @@ export class Viewer {
 
   // The timeline lays out and draws every session: while following it follows the chat, never
   // holds it up, and is redrawn at most every LIVE_TIMELINE_MS (the last change always lands).
-  #timelineAt = 0;
-  #timelineDue: ReturnType<typeof setTimeout> | null = null;
+  #timelineThrottle = new Throttle(LIVE_TIMELINE_MS);
   #liveTimeline(api: EngineApi): void {
-    if (this.#timelineDue !== null) return;
-    const wait = Math.max(0, this.#timelineAt + LIVE_TIMELINE_MS - performance.now());
-    this.#timelineDue = setTimeout(() => {
-      this.#timelineAt = performance.now();
-      void api.timeline([]).then(
-        (layout) => {
-          this.#timelineDue = null;
-          this.timeline = layout;
-        },
-        () => (this.#timelineDue = null)
-      );
-    }, wait);
+    this.#timelineThrottle.request(async () => {
+      this.timeline = await api.timeline([]);
+    });
   }
 
   /** The open chat's rows changed in place (a followed session went quiet or resumed). */

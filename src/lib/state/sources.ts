@@ -22,7 +22,8 @@ export class LoadError extends Error {}
 /** The bundled sample session: a synthetic project folder in static/sample/ (see its README). */
 const SAMPLE_DIR = 'sample';
 
-export async function resolveSource(source: LoadSource, cache: SessionCache | null, base: string): Promise<InputFile[]> {
+/** The files of a source (a folder is walked by the Viewer: its count shows and what cannot be read is listed). */
+export async function resolveSource(source: Exclude<LoadSource, { kind: 'folder' }>, cache: SessionCache | null, base: string): Promise<InputFile[]> {
   switch (source.kind) {
     case 'files':
       return source.files;
@@ -38,8 +39,6 @@ export async function resolveSource(source: LoadSource, cache: SessionCache | nu
         manifest.files.map(async (p) => ({ ...(await fetchFile(`${base}/${SAMPLE_DIR}/${p}`)), path: p }))
       );
     }
-    case 'folder':
-      return (await source.walk({})).files;
     case 'share': {
       const decoded = await decodeShare(source.payload);
       if (!decoded.ok) throw new LoadError(decoded.message);

@@ -50,12 +50,12 @@ describe('walkTree', () => {
     expect(unreadable).toEqual([]);
   });
 
-  it('hands files on in batches as they are found, with the running count', async () => {
+  it('says the running count of files found as the walk goes, and the total at the end', async () => {
     const { file, dir } = tree();
     const root = dir('p', Array.from({ length: 25 }, (_, i) => file(`${i}.jsonl`)));
-    const seen: [number, number][] = [];
-    const { files } = await walkTree([root], { batch: 10, onBatch: (b, total) => seen.push([b.length, total]) });
-    expect(seen).toEqual([[10, 10], [10, 20], [5, 25]]);
+    const seen: number[] = [];
+    const { files } = await walkTree([root], { countEvery: 10, onCount: (total) => seen.push(total) });
+    expect(seen).toEqual([10, 20, 25]);
     expect(files).toHaveLength(25);
   });
 
@@ -87,7 +87,7 @@ describe('walkTree', () => {
     const { stats, file, dir } = tree();
     const root = dir('p', Array.from({ length: 10 }, (_, d) => dir(`d${d}`, Array.from({ length: 20 }, (_, i) => file(`${i}`)))));
     let stale = false;
-    const walk = walkTree([root], { concurrency: 4, batch: 5, onBatch: () => (stale = true), stale: () => stale });
+    const walk = walkTree([root], { concurrency: 4, countEvery: 5, onCount: () => (stale = true), stale: () => stale });
     await expect(walk).rejects.toBeInstanceOf(WalkCancelled);
     await new Promise((r) => setTimeout(r, 20));
     expect(stats.requests).toBeLessThan(30);

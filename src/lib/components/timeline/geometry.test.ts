@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput, timeToC } from '$lib/view/timeline/index.ts';
 import {
 	accentBars,
-	circlesPath,
 	clampView,
 	dotMergePx,
 	drawModel,
@@ -14,7 +13,6 @@ import {
 	MIN_SPAN,
 	nearestBarOnLane,
 	panBy,
-	rectsPath,
 	reveal,
 	RunPath,
 	targetAt,
@@ -110,13 +108,6 @@ describe('hitTest', () => {
 });
 
 describe('paths', () => {
-	it('draws rectangles with a minimum width and circles', () => {
-		expect(rectsPath([10], [10.2], 5, 8, 2)).toBe('M10 5h2v8h-2z');
-		expect(rectsPath([1.26], [9.04], 0, 1, 0)).toBe('M1.3 0h7.8v1h-7.8z');
-		expect(rectsPath([], [], 0, 1, 1)).toBe('');
-		expect(circlesPath([20], 3, 5)).toBe('M15 3a5 5 0 1 0 10 0a5 5 0 1 0 -10 0z');
-	});
-
 	it('draws overlapping and sub-pixel-adjacent runs as one shape, others apart', () => {
 		const runs = new RunPath('rect');
 		runs.start(5, 8);

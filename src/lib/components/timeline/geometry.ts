@@ -185,17 +185,6 @@ export function r1(x: number): number {
 	return Math.round(x * 10) / 10;
 }
 
-/** SVG path data of rectangles [x0, x1] × [y, y + h], one subpath each. */
-export function rectsPath(xs0: ArrayLike<number>, xs1: ArrayLike<number>, y: number, h: number, minW: number): string {
-	let d = '';
-	for (let i = 0; i < xs0.length; i++) {
-		const x0 = xs0[i];
-		const w = Math.max(minW, xs1[i] - x0);
-		d += `M${r1(x0)} ${y}h${r1(w)}v${h}h${-r1(w)}z`;
-	}
-	return d;
-}
-
 /** Horizontal runs closer than this (px) are drawn as one shape: the gap is not visible. */
 export const MERGE_PX = 0.25;
 /**
@@ -254,15 +243,6 @@ export class RunPath {
 			this.#d += `M${x} ${this.#y}h${w}v${this.#h}h${-w}z`;
 		}
 	}
-}
-
-/** SVG path data of circles of radius r at (x, y). */
-export function circlesPath(xs: ArrayLike<number>, y: number, r: number): string {
-	let d = '';
-	for (let i = 0; i < xs.length; i++) {
-		d += `M${r1(xs[i] - r)} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`;
-	}
-	return d;
 }
 
 /** Pixel anatomy of a lane (the values in METRICS). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterEntries, folderOfPath, projectSessionKeys, projectsOf, sortEntries, type ListEntry } from './list.ts';
+import { filterEntries, keysAfter, projectOfSession, projectSessionKeys, projectsOf, sortEntries, type ListEntry } from './list.ts';
 
 const H = 3600e3;
 const e = (key: string, o: Partial<ListEntry>): ListEntry => ({
@@ -44,6 +44,17 @@ describe('projectsOf', () => {
 	});
 });
 
+describe('keysAfter (what to build ahead after an open)', () => {
+	const shown = [{ key: 'a' }, { key: 'b' }, { key: 'c' }, { key: 'd' }];
+	it('the next ones in the shown order, fewer at the end', () => {
+		expect(keysAfter(shown, 'b', 2)).toEqual(['c', 'd']);
+		expect(keysAfter(shown, 'd', 2)).toEqual([]);
+	});
+	it('from the top when the open session is not shown (a filter hides it)', () => {
+		expect(keysAfter(shown, 'x', 2)).toEqual(['a', 'b']);
+	});
+});
+
 describe('projectSessionKeys ("this project" search scope)', () => {
 	const list = [
 		{ key: 'a1', project: 'projects/-home-me-api' },
@@ -64,8 +75,15 @@ describe('projectSessionKeys ("this project" search scope)', () => {
 		expect(projectSessionKeys('p/one', [], built)).toEqual(['x', 'z']);
 		expect(projectSessionKeys('p/one', list, built)).toEqual(['x', 'z']);
 	});
-	it('names folders the way the list does', () => {
-		expect(folderOfPath('projects/-home-me-api/1234.jsonl')).toBe('projects/-home-me-api');
-		expect(folderOfPath('1234.jsonl')).toBe('');
+	it("a listed session's project is the list's, not its file's folder (another harness's dated folders)", () => {
+		const listed = [...list, { key: 'other-1', project: 'agent-x' }, { key: 'other-2', project: 'agent-x' }];
+		const project = projectOfSession('other-1', listed, 'agent-x/sessions/2025/01/02/run-1.jsonl');
+		expect(project).toBe('agent-x');
+		expect(projectSessionKeys(project, listed, [{ key: 'other-1', folder: project }])).toEqual(['other-1', 'other-2']);
+	});
+	it('a session the list does not hold: the folder of its main transcript', () => {
+		expect(projectOfSession('x', [], 'projects/-home-me-api/1234.jsonl')).toBe('projects/-home-me-api');
+		expect(projectOfSession('x', list, '1234.jsonl')).toBe('');
+		expect(projectOfSession('x', [], null)).toBe('');
 	});
 });

@@ -1,6 +1,7 @@
 // The session list of a big drop as data: one entry per listed session (from the head/tail scan,
 // or exact once built), projects summarised from their entries, and the sorting and filtering
 // the list offers. Pure: the state class holds the choices, the component draws the result.
+import { dirOf } from '../../ingest/paths.ts';
 import { projectName } from '../../ingest/project-name.ts';
 
 export interface ListEntry {
@@ -108,8 +109,18 @@ export function projectSessionKeys(folder: string, list: readonly Pick<ListEntry
 	return listed.length ? listed : built.filter((s) => s.folder === folder).map((s) => s.key);
 }
 
-/** The folder of a path in the drop ('' at the top), as the list's `project` names it. */
-export function folderOfPath(path: string): string {
-	const at = path.lastIndexOf('/');
-	return at >= 0 ? path.slice(0, at) : '';
+/** The `n` sessions after `key` in the order the list shows (the likely next ones to open); from
+ *  the top when `key` is not shown (filtered out). */
+export function keysAfter(shown: readonly Pick<ListEntry, 'key'>[], key: string, n: number): string[] {
+	const at = shown.findIndex((e) => e.key === key);
+	return shown.slice(at + 1).filter((e) => e.key !== key).slice(0, n).map((e) => e.key);
+}
+
+/**
+ * The project a session belongs to: its listing's, as the list names it (another harness's
+ * project is not its file's folder: date folders and the like are dropped from it), else the
+ * folder of its main transcript (a drop that was not scanned lists nothing).
+ */
+export function projectOfSession(key: string, list: readonly Pick<ListEntry, 'key' | 'project'>[], mainPath: string | null): string {
+	return list.find((e) => e.key === key)?.project ?? (mainPath === null ? '' : dirOf(mainPath));
 }
