@@ -104,7 +104,6 @@ export class LiveSession {
 
 	/** Candidate main transcripts, LEAF LAST (see IncrementalBuilder.setTranscriptOrder). */
 	setTranscriptOrder(paths: string[]): void {
-		if (paths.length === this.mains.length && paths.every((p, i) => p === this.mains[i])) return;
 		this.mains.splice(0, this.mains.length, ...paths);
 		this.main.setTranscriptOrder(paths);
 	}
