@@ -106,4 +106,19 @@ describe('LiveSession, what changed', () => {
 		expect(b.children).toEqual({});
 		expect(b.changedCalls).toEqual(['toolu_T']);
 	});
+
+	it('builds while a described subagent has no bytes yet, and ties it once it has', () => {
+		const live = new LiveSession();
+		const agent = 'p/S1/subagents/agent-zzz.jsonl';
+		live.append('transcript', 'p/S1.jsonl', enc(jsonl([u('u1', null, 0, 'go'), taskCall])));
+		live.describeSubagent(agent, { meta: { toolUseId: 'toolu_T' } });
+		let b = live.build();
+		expect(b.children).toEqual({});
+		expect(b.unattached).toEqual([]);
+		live.append('subagent', agent, enc(jsonl([{ ...sub('c1', null, 2, 'something else'), agentId: 'zzz' }])));
+		b = live.build();
+		expect(Object.keys(b.children)).toEqual(['toolu_T']);
+		expect(b.children.toolu_T.file).toBe(agent);
+		expect(b.changedCalls).toEqual(['toolu_T']);
+	});
 });

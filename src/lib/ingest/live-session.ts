@@ -114,9 +114,11 @@ export class LiveSession {
 		const inputs: ChildInput[] = [];
 		const changedSubagents: string[] = [];
 		for (const [path, c] of this.subagents) {
+			// described (or fed only a partial line) before any bytes reached its reader: nothing to build yet
+			const records = c.builder.records(path);
+			if (!records) continue;
 			const child = c.builder.build();
 			if (c.builder.change.path !== 'unchanged') changedSubagents.push(path);
-			const records = c.builder.records(path)!;
 			c.firstPrompt ??= firstPromptOf(records.records);
 			inputs.push({ file: path, agentId: c.agentId, meta: c.meta, firstPrompt: c.firstPrompt, result: child, records });
 		}
