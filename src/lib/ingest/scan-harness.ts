@@ -70,10 +70,8 @@ export function scanHarnessHead(c: ClassifiedFile, s: HeadSniff, size: number): 
 	const doc = SCAN_DOC_FORMATS.has(format) ? documentOf(s) : undefined;
 	if (format === 'opencode') return openCodeFacts(c, doc, base);
 	let records: FileRecords | undefined;
-	if (!SCAN_DOC_FORMATS.has(format)) {
-		const values = s.values.filter(isObj);
-		records = { file: c.path, bytes: size, lines: values.length, records: values.map((value, i) => ({ line: i + 1, value, bytes: 0 })), issues: [] };
-	} else if (doc === undefined) return base; // a document bigger than the scan reads: listed by name only
+	if (!SCAN_DOC_FORMATS.has(format)) records = recordsOf(c, s.values.filter(isObj), size);
+	else if (doc === undefined) return base; // a document bigger than the scan reads: listed by name only
 	const r = runAdapter({ file: c, records, doc }, []);
 	if (!r) return base;
 	const human = r.session.turns.filter((t) => t.atoms.some((a) => a.type === 'user' && a.author === 'human')).length;
@@ -88,6 +86,20 @@ export function scanHarnessHead(c: ClassifiedFile, s: HeadSniff, size: number): 
 		model: r.info.model,
 		cwd: r.info.cwd
 	};
+}
+
+function recordsOf(c: ClassifiedFile, values: Obj[], size: number): FileRecords {
+	return { file: c.path, bytes: size, lines: values.length, records: values.map((value, i) => ({ line: i + 1, value, bytes: 0 })), issues: [] };
+}
+
+/**
+ * The last time a harness file's read lines name, by the file's adapter as the head is read (so
+ * the listed end is the opened session's, whichever field and form the format keeps its times
+ * in); null for a document format (it has no lines) or no timed atom.
+ */
+export function scanHarnessLastMs(c: ClassifiedFile, values: Obj[]): number | null {
+	if (SCAN_DOC_FORMATS.has(c.format ?? '')) return null;
+	return runAdapter({ file: c, records: recordsOf(c, values, 0) }, [])?.info.endedAt ?? null;
 }
 
 /** The minimal view of a scanned file the grouping needs. */
