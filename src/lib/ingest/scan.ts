@@ -317,9 +317,9 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 		const firsts = timed.map((x) => x.firstMs).filter((x): x is number => x !== null);
 		const lasts = timed.map((x) => x.lastMs).filter((x): x is number => x !== null);
 		const id = f.other.thread || stemOf(f.path);
-		const turns = f.other.format === 'opencode' ? all.reduce((n, x) => n + x.prompts, 0) : f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+		const turns = f.other.format === 'opencode' ? all.reduce((n, x) => n + x.prompts, 0) : estimatedTurns(f);
 		out.push({
-			key: `${id}-${cyrb53(new TextEncoder().encode(all.map((x) => x.fingerprint).sort().join('\n'))).toString(36)}`,
+			key: listedKey(id, all),
 			id,
 			project: harnessProject(f.path, f.other.harness),
 			harness: f.other.harness,
@@ -338,6 +338,19 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 	return out;
 }
 
+/** A listed session's key: its id and a hash of its files' fingerprints (any order), so a grown or
+ *  replaced file lists as another session. */
+function listedKey(id: string, scans: readonly FileScan[]): string {
+	const fingerprints = scans.map((f) => f.fingerprint).sort();
+	return `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`;
+}
+
+/** Prompts of one file: counted when the scan saw it whole, else the head's extrapolated over its
+ *  size. The head always holds the first prompt, so only the ones after it are extrapolated. */
+function estimatedTurns(f: FileScan): number {
+	return f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+}
+
 function toSession(d: Draft): ScannedSession {
 	const mains = [...d.ancestors.slice().reverse(), d.leaf];
 	const all = [...mains, ...d.subagents, ...d.sidecars];
@@ -347,13 +360,11 @@ function toSession(d: Draft): ScannedSession {
 	for (const m of mains) {
 		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
 		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
-		// The head always holds the first prompt: extrapolate only the ones after it.
-		turns += m.whole || m.prompts === 0 ? m.prompts : 1 + Math.round(((m.prompts - 1) * m.bytes) / Math.max(1, m.seenBytes));
+		turns += estimatedTurns(m);
 	}
 	const id = stemOf(d.leaf.path);
-	const fingerprints = all.filter((f) => mains.includes(f)).map((f) => f.fingerprint).sort();
 	return {
-		key: `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`,
+		key: listedKey(id, mains),
 		id,
 		project: dirOf(d.leaf.path),
 		harness: 'claude-code',
