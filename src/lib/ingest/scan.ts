@@ -23,8 +23,8 @@ import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
 import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
-import { isHarnessFile } from './harnesses.ts';
-import { harnessProject, harnessRoots, scanHarnessHead, scanHarnessLastMs, SCAN_DOC_FORMATS, SCAN_DOC_MAX, type HarnessFacts } from './scan-harness.ts';
+import { HARNESS_DOC_FORMATS, isHarnessFile } from './harnesses.ts';
+import { harnessProject, harnessRoots, scanHarnessHead, scanHarnessLastMs, SCAN_DOC_MAX, type HarnessFacts } from './scan-harness.ts';
 
 export const SCAN_HEAD = 32 * 1024;
 export const SCAN_TAIL = 16 * 1024;
@@ -479,7 +479,7 @@ export async function scanInputs(
 					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
 					const s = scanFile(path, head, tail, size);
 					// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
-					const doc = s.other !== null && SCAN_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
+					const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
 					scans[at] = doc ? scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size) : s;
 				}
 			} catch (e) {
