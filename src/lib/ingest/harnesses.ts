@@ -28,7 +28,8 @@ export type HarnessFormat = 'codex' | 'gemini-jsonl' | 'gemini-json' | 'strap-js
 
 export const HARNESS_LABELS: Record<HarnessId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', strap: 'Strap', gemini: 'Gemini CLI', pi: 'pi', cursor: 'Cursor', opencode: 'OpenCode' };
 
-const DOC_FORMATS = new Set<string>(['gemini-json', 'strap-json', 'opencode']);
+/** Formats whose file is one JSON document (read whole), not JSON lines. */
+export const HARNESS_DOC_FORMATS: ReadonlySet<string> = new Set<string>(['gemini-json', 'strap-json', 'opencode']);
 /** A JSON document is read whole; beyond this it is refused with a reason. */
 export const HARNESS_DOC_MAX = 256 * 1024 * 1024;
 
@@ -199,7 +200,7 @@ export function isHarnessFile(c: ClassifiedFile): boolean {
 }
 
 export function isHarnessDocument(c: ClassifiedFile): boolean {
-	return isHarnessFile(c) && DOC_FORMATS.has(c.format ?? '');
+	return isHarnessFile(c) && HARNESS_DOC_FORMATS.has(c.format ?? '');
 }
 
 /** Read a harness JSON document whole (it is one value by nature); null + reason when it cannot be. */

@@ -1,6 +1,6 @@
 // LiveSession: a main transcript and its subagent transcripts appended in pieces, interleaved,
 // give after each build what a full load of the same bytes gives (main result and attached
-// children), and say which subagents changed.
+// children), and say which calls' children changed.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ async function fullLoad(upto: Map<string, number>) {
 }
 
 describe('LiveSession', () => {
-	it('equals a full load after interleaved appends, and names the subagents that changed', async () => {
+	it('equals a full load after interleaved appends, and names the calls whose child changed', async () => {
 		const live = new LiveSession();
 		const upto = new Map<string, number>();
 		// Pieces of about a third of each file, cut at line ends so each build sees whole lines.
@@ -39,7 +39,8 @@ describe('LiveSession', () => {
 				expect(got.result).toStrictEqual(want.result);
 				expect(Object.keys(got.children).sort()).toEqual(Object.keys(want.children).sort());
 				for (const [id, c] of Object.entries(want.children)) expect(got.children[id].result).toStrictEqual(c.result);
-				expect(got.changedSubagents.sort()).toEqual(files.filter((f) => f.sub).map((f) => f.path).sort());
+				// every subagent grew this round: every tied call is named
+				expect(got.changedCalls.sort()).toEqual(Object.keys(got.children).sort());
 			}
 			round = p.k;
 			live.append(p.f.sub ? 'subagent' : 'transcript', p.f.path, p.f.bytes.subarray(p.start, p.end));
@@ -51,7 +52,7 @@ describe('LiveSession', () => {
 		expect(Object.keys(got.children).length).toBe(6);
 		// Nothing appended since: nothing changed.
 		const again = live.build();
-		expect(again.changedSubagents).toEqual([]);
+		expect(again.changedCalls).toEqual([]);
 		expect(again.change.path).toBe('unchanged');
 		expect(again.result).toBe(got.result);
 	});
@@ -78,11 +79,9 @@ describe('LiveSession, what changed', () => {
 		expect(b.change.path).toBe('fast');
 		expect(b.children.toolu_T).toBe(child);
 		expect(b.changedCalls).toEqual([]);
-		expect(b.changedSubagents).toEqual([]);
 		// The child grows: its call is named, and the child is the new parse.
 		live.append('subagent', agent, enc(jsonl([{ ...a('c2', 'c1', 4, [{ type: 'text', text: 'found it' }], 'end_turn'), isSidechain: true, agentId: 'abc' }])));
 		b = live.build();
-		expect(b.changedSubagents).toEqual([agent]);
 		expect(b.changedCalls).toEqual(['toolu_T']);
 		expect(b.children.toolu_T.result.session.turns[0].atoms).toHaveLength(2);
 	});
@@ -101,9 +100,23 @@ describe('LiveSession, what changed', () => {
 		expect(Object.keys(b.children)).toEqual(['toolu_T']);
 		expect(b.changedCalls).toEqual(['toolu_T']);
 		live.dropSubagent(agent);
-		expect(live.hasSubagent(agent)).toBe(false);
 		b = live.build();
 		expect(b.children).toEqual({});
+		expect(b.changedCalls).toEqual(['toolu_T']);
+	});
+
+	it('builds while a described subagent has no bytes yet, and ties it once it has', () => {
+		const live = new LiveSession();
+		const agent = 'p/S1/subagents/agent-zzz.jsonl';
+		live.append('transcript', 'p/S1.jsonl', enc(jsonl([u('u1', null, 0, 'go'), taskCall])));
+		live.describeSubagent(agent, { meta: { toolUseId: 'toolu_T' } });
+		let b = live.build();
+		expect(b.children).toEqual({});
+		expect(b.unattached).toEqual([]);
+		live.append('subagent', agent, enc(jsonl([{ ...sub('c1', null, 2, 'something else'), agentId: 'zzz' }])));
+		b = live.build();
+		expect(Object.keys(b.children)).toEqual(['toolu_T']);
+		expect(b.children.toolu_T.file).toBe(agent);
 		expect(b.changedCalls).toEqual(['toolu_T']);
 	});
 });

@@ -27,8 +27,6 @@ export interface LiveBuild {
 	issues: Issue[];
 	/** what changed in the main session's turns (IncrementalBuilder.change) */
 	change: BuildChange;
-	/** subagent files whose parse changed since the previous build */
-	changedSubagents: string[];
 	/** tool_use ids whose delegated child changed since the previous build: it grew, or was tied
 	 *  to the call or untied from it (their rows change even when the call's turn did not) */
 	changedCalls: string[];
@@ -98,13 +96,13 @@ export class LiveSession {
 		this.subagents.delete(path);
 	}
 
-	hasSubagent(path: string): boolean {
-		return this.subagents.has(path);
+	/** The subagent files it holds (appended or described, not dropped). */
+	subagentFiles(): string[] {
+		return [...this.subagents.keys()];
 	}
 
 	/** Candidate main transcripts, LEAF LAST (see IncrementalBuilder.setTranscriptOrder). */
 	setTranscriptOrder(paths: string[]): void {
-		if (paths.length === this.mains.length && paths.every((p, i) => p === this.mains[i])) return;
 		this.mains.splice(0, this.mains.length, ...paths);
 		this.main.setTranscriptOrder(paths);
 	}
@@ -113,11 +111,11 @@ export class LiveSession {
 		const result = this.main.build();
 		const change = this.main.change;
 		const inputs: ChildInput[] = [];
-		const changedSubagents: string[] = [];
 		for (const [path, c] of this.subagents) {
+			// described (or fed only a partial line) before any bytes reached its reader: nothing to build yet
+			const records = c.builder.records(path);
+			if (!records) continue;
 			const child = c.builder.build();
-			if (c.builder.change.path !== 'unchanged') changedSubagents.push(path);
-			const records = c.builder.records(path)!;
 			c.firstPrompt ??= firstPromptOf(records.records);
 			inputs.push({ file: path, agentId: c.agentId, meta: c.meta, firstPrompt: c.firstPrompt, result: child, records });
 		}
@@ -134,8 +132,8 @@ export class LiveSession {
 		}
 		const { children, unattached } = this.attach(result, inputs, mains, change);
 		const issues = [...result.issues, ...Object.values(children).flatMap((c) => c.result.issues), ...unattached.flatMap((u) => u.result.issues)];
-		const changedCalls = this.changedCalls(children, changedSubagents);
-		this.previous = { result, children, unattached, issues, change, changedSubagents, changedCalls };
+		const changedCalls = this.changedCalls(children);
+		this.previous = { result, children, unattached, issues, change, changedCalls };
 		return this.previous;
 	}
 
@@ -197,13 +195,13 @@ export class LiveSession {
 	}
 
 	/** Calls whose child is not the previous build's (grown, newly tied, or untied). */
-	private changedCalls(children: Record<string, ChildTranscript>, changedSubagents: string[]): string[] {
+	private changedCalls(children: Record<string, ChildTranscript>): string[] {
 		const before = this.previous?.children ?? {};
-		const grown = new Set(changedSubagents);
 		const out = new Set<string>();
 		for (const [id, c] of Object.entries(children)) {
 			const b = before[id];
-			if (!b || b.file !== c.file || grown.has(c.file) || b.result !== c.result) out.add(id);
+			// a grown child is a new parse object (an unchanged builder returns its previous result)
+			if (!b || b.file !== c.file || b.result !== c.result) out.add(id);
 		}
 		for (const id of Object.keys(before)) if (!(id in children)) out.add(id);
 		return [...out];

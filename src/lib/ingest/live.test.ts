@@ -101,6 +101,10 @@ describe('LiveProject', () => {
 		up = live.apply([{ path: agent, bytes: enc(jsonl([{ ...a('c2', 'c1', 3, [{ type: 'text', text: 'found it' }], 'end_turn'), isSidechain: true, agentId: 'abc' }])) }], 3);
 		expect(up.grownChildren['S1-live']).toEqual(['toolu_T']);
 		expect(live.session('S1-live')?.children.toolu_T.result.session.turns[0].atoms).toHaveLength(2);
+		// The file goes away: its child is untied and the call reported.
+		up = live.apply([{ path: agent, bytes: new Uint8Array(0), gone: true }], 4);
+		expect(live.session('S1-live')?.children).toEqual({});
+		expect(up.grownChildren['S1-live']).toEqual(['toolu_T']);
 	});
 
 	it('reads the state log live: its last row is the session state', () => {

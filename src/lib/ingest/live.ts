@@ -14,7 +14,6 @@
 // as the first prompt).
 import type { AppendRole } from '../model/incremental.ts';
 import { readRecords, type FileRecords } from '../model/index.ts';
-import { firstPromptOf } from './attach-subagents.ts';
 import { LiveSession, type LiveRole } from './live-session.ts';
 import { classifyFile, HEAD_BYTES } from './classify.ts';
 import { groupSessions, planFiles } from './group.ts';
@@ -78,7 +77,6 @@ interface LiveFile {
 	chunks: Uint8Array[];
 	size: number;
 	summary: FileSummary | null;
-	firstPrompt: string | null;
 	meta: Obj | null;
 	lastState: StateRowInfo | null;
 	lastWriteMs: number;
@@ -93,8 +91,6 @@ interface ProjectSession {
 	live: LiveSession;
 	/** path → [file generation, chunks fed], for every file fed to `live`. */
 	fed: Map<string, [number, number]>;
-	/** Subagent files fed to `live`. */
-	subs: Set<string>;
 	loaded: LoadedSession | null;
 }
 
@@ -187,7 +183,6 @@ export class LiveProject {
 			chunks: [],
 			size: 0,
 			summary: null,
-			firstPrompt: null,
 			meta: null,
 			lastState: null,
 			lastWriteMs: 0,
@@ -258,7 +253,6 @@ export class LiveProject {
 	/** Merges a chunk's summary into the file's; a change to what grouping reads asks for a regroup. */
 	#summarize(f: LiveFile, fr: FileRecords): void {
 		const add = summarize(f.path, fr);
-		f.firstPrompt ??= firstPromptOf(fr.records);
 		const prev = f.summary;
 		if (!prev) {
 			f.summary = add;
@@ -342,11 +336,10 @@ export class LiveProject {
 			const at = s.fed.get(f.path);
 			if (at && at[0] !== f.gen) this.#dropChild(s, f.path); // re-read from its start
 			this.#feed(s, 'subagent', f);
-			s.subs.add(f.path);
 			const meta = sub.meta ? (this.#files.get(sub.meta.path)?.meta ?? null) : null;
 			s.live.describeSubagent(f.path, { agentId: sub.file.agentId ?? f.summary?.agentIds[0] ?? null, meta });
 		}
-		for (const p of [...s.subs]) if (!inPlan.has(p)) this.#dropChild(s, p);
+		for (const p of s.live.subagentFiles()) if (!inPlan.has(p)) this.#dropChild(s, p);
 
 		const b = s.live.build();
 		const { result, children, unattached } = b;
@@ -366,7 +359,6 @@ export class LiveProject {
 	#dropChild(s: ProjectSession, path: string): void {
 		s.live.dropSubagent(path);
 		s.fed.delete(path);
-		s.subs.delete(path);
 	}
 
 	/** Feeds the main files' new chunks; false when one was re-read since it was fed (start over).
@@ -393,8 +385,8 @@ export class LiveProject {
 	}
 }
 
-function newLive(plan: SessionPlan): Pick<ProjectSession, 'live' | 'fed' | 'subs'> {
-	return { live: new LiveSession({ standalone: plan.standalone === 'subagent' }), fed: new Map(), subs: new Set() };
+function newLive(plan: SessionPlan): Pick<ProjectSession, 'live' | 'fed'> {
+	return { live: new LiveSession({ standalone: plan.standalone === 'subagent' }), fed: new Map() };
 }
 
 function mainSignature(plan: SessionPlan): string {

@@ -106,15 +106,43 @@ describe('the scan groups harness files as the full load does', () => {
 		});
 	}
 
-	it('a rollout bigger than the head and tail: title from the head, last time from the tail', async () => {
+	/** The listed session of one big file, and the session a full load of it opens. */
+	async function listedAndOpened(path: string, text: string) {
+		const drop = [{ path, blob: new Blob([text]) }];
+		const [{ listing }, full] = await Promise.all([scanInputs(drop), loadSessions(drop)]);
+		expect(listing.sessions).toHaveLength(1);
+		expect(full.sessions).toHaveLength(1);
+		expect(listing.sessions[0].bytes).toBeGreaterThan(SCAN_HEAD + SCAN_TAIL);
+		return { listed: listing.sessions[0], opened: full.sessions[0] };
+	}
+
+	it('a rollout bigger than the head and tail: title from the head, last time from the tail as the open has it', async () => {
 		const [small] = codexRollouts(1);
 		const text = await small.blob.text();
 		const pad = (i: number) => JSON.stringify({ timestamp: `2026-05-01T09:${String(i % 60).padStart(2, '0')}:00.000Z`, type: 'event_msg', payload: { type: 'agent_reasoning', text: 'x'.repeat(400) } });
-		const last = JSON.stringify({ timestamp: '2026-05-01T11:30:00.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'done' } });
-		const big = text + Array.from({ length: 300 }, (_, i) => pad(i)).join('\n') + '\n' + last + '\n';
-		const { listing } = await scanInputs([{ path: small.path, blob: new Blob([big]) }]);
-		const [s] = listing.sessions;
-		expect(s.bytes).toBeGreaterThan(SCAN_HEAD + SCAN_TAIL);
-		expect(s).toMatchObject({ harness: 'codex', title: 'Rollout 0: what does divide() do on zero? Screenshot of the failure attached.', exact: false, endedAt: Date.parse('2026-05-01T11:30:00.000Z') });
+		const answer = JSON.stringify({ timestamp: '2026-05-01T11:30:00.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] } });
+		// The file has response items, so the open places an event mirror off-path: its later time is not the end.
+		const mirror = JSON.stringify({ timestamp: '2026-05-01T11:45:00.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'done' } });
+		const { listed, opened } = await listedAndOpened(small.path, text + Array.from({ length: 300 }, (_, i) => pad(i)).join('\n') + '\n' + answer + '\n' + mirror + '\n');
+		expect(listed).toMatchObject({ harness: 'codex', title: 'Rollout 0: what does divide() do on zero? Screenshot of the failure attached.', exact: false, endedAt: Date.parse('2026-05-01T11:30:00.000Z') });
+		expect(listed.endedAt).toBe(opened.endedAt);
+	});
+
+	it('a pi session whose last entries carry only an epoch-ms message time: the listed end is the opened one', async () => {
+		const header = { type: 'session', version: 3, id: 'pi-epoch', timestamp: '2026-03-01T10:00:00Z', cwd: '/w' };
+		// `at`: an ISO time on the entry; `epoch`: only message.timestamp, in epoch milliseconds
+		const entry = (i: number, role: string, time: { at: string } | { epoch: number }) => ({
+			type: 'message', id: `e${i}`, parentId: i ? `e${i - 1}` : null,
+			...('at' in time ? { timestamp: time.at } : {}),
+			message: { role, content: [{ type: 'text', text: `${role} ${i} ${'y'.repeat(300)}` }], ...('epoch' in time ? { timestamp: time.epoch } : {}) }
+		});
+		const rows: object[] = [header];
+		for (let i = 0; i < 200; i++) rows.push(entry(i, i % 2 ? 'assistant' : 'user', { at: new Date(Date.UTC(2026, 2, 1, 10, 0, i)).toISOString() }));
+		const lastMs = Date.UTC(2026, 2, 1, 12, 0, 0);
+		rows.push(entry(200, 'user', { epoch: lastMs - 1000 }), entry(201, 'assistant', { epoch: lastMs }));
+		const { listed, opened } = await listedAndOpened('pi/sessions/pi-epoch.jsonl', rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+		expect(listed.harness).toBe('pi');
+		expect(opened.endedAt).toBe(lastMs);
+		expect(listed.endedAt).toBe(opened.endedAt);
 	});
 });

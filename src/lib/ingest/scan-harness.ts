@@ -8,7 +8,7 @@
 import { msOf, type HarnessId } from '../model/harness/kit.ts';
 import type { FileRecords } from '../model/index.ts';
 import type { HeadSniff } from './classify.ts';
-import { harnessTitle, openCodeKind, runAdapter, type HarnessFormat } from './harnesses.ts';
+import { HARNESS_DOC_FORMATS, harnessTitle, openCodeKind, runAdapter, type HarnessFormat } from './harnesses.ts';
 import { dirOf, segments } from './paths.ts';
 import type { ClassifiedFile } from './types.ts';
 
@@ -18,7 +18,6 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Harness JSON documents are parsed whole by the scan up to this size; bigger ones list with what their head names. */
 export const SCAN_DOC_MAX = 1024 * 1024;
-export const SCAN_DOC_FORMATS: ReadonlySet<string> = new Set(['gemini-json', 'strap-json', 'opencode']);
 
 /** What the head of one harness file says: FileScan's harness part. */
 export interface HarnessFacts {
@@ -67,13 +66,11 @@ function openCodeFacts(c: ClassifiedFile, doc: unknown, base: HarnessFacts): Har
 export function scanHarnessHead(c: ClassifiedFile, s: HeadSniff, size: number): HarnessFacts {
 	const format = c.format as HarnessFormat;
 	const base: HarnessFacts = { harness: c.harness as HarnessId, format, thread: c.sessionId ?? '', parent: null, openCode: null, message: null, title: null, prompts: 0, firstMs: null, lastMs: null, model: null, cwd: null };
-	const doc = SCAN_DOC_FORMATS.has(format) ? documentOf(s) : undefined;
+	const doc = HARNESS_DOC_FORMATS.has(format) ? documentOf(s) : undefined;
 	if (format === 'opencode') return openCodeFacts(c, doc, base);
 	let records: FileRecords | undefined;
-	if (!SCAN_DOC_FORMATS.has(format)) {
-		const values = s.values.filter(isObj);
-		records = { file: c.path, bytes: size, lines: values.length, records: values.map((value, i) => ({ line: i + 1, value, bytes: 0 })), issues: [] };
-	} else if (doc === undefined) return base; // a document bigger than the scan reads: listed by name only
+	if (!HARNESS_DOC_FORMATS.has(format)) records = recordsOf(c, s.values.filter(isObj), size);
+	else if (doc === undefined) return base; // a document bigger than the scan reads: listed by name only
 	const r = runAdapter({ file: c, records, doc }, []);
 	if (!r) return base;
 	const human = r.session.turns.filter((t) => t.atoms.some((a) => a.type === 'user' && a.author === 'human')).length;
@@ -88,6 +85,20 @@ export function scanHarnessHead(c: ClassifiedFile, s: HeadSniff, size: number): 
 		model: r.info.model,
 		cwd: r.info.cwd
 	};
+}
+
+function recordsOf(c: ClassifiedFile, values: Obj[], size: number): FileRecords {
+	return { file: c.path, bytes: size, lines: values.length, records: values.map((value, i) => ({ line: i + 1, value, bytes: 0 })), issues: [] };
+}
+
+/**
+ * The last time a harness file's read lines name, by the file's adapter as the head is read (so
+ * the listed end is the opened session's, whichever field and form the format keeps its times
+ * in); null for a document format (it has no lines) or no timed atom.
+ */
+export function scanHarnessLastMs(c: ClassifiedFile, values: Obj[]): number | null {
+	if (HARNESS_DOC_FORMATS.has(c.format ?? '')) return null;
+	return runAdapter({ file: c, records: recordsOf(c, values, 0) }, [])?.info.endedAt ?? null;
 }
 
 /** The minimal view of a scanned file the grouping needs. */

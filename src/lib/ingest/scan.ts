@@ -23,8 +23,8 @@ import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
 import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
-import { isHarnessFile } from './harnesses.ts';
-import { harnessProject, harnessRoots, scanHarnessHead, SCAN_DOC_FORMATS, SCAN_DOC_MAX, type HarnessFacts } from './scan-harness.ts';
+import { HARNESS_DOC_FORMATS, isHarnessFile } from './harnesses.ts';
+import { harnessProject, harnessRoots, scanHarnessHead, scanHarnessLastMs, SCAN_DOC_MAX, type HarnessFacts } from './scan-harness.ts';
 
 export const SCAN_HEAD = 32 * 1024;
 export const SCAN_TAIL = 16 * 1024;
@@ -120,6 +120,19 @@ function tailRecords(bytes: Uint8Array): Obj[] {
 	return out.reverse();
 }
 
+/** Every JSON object line of a slice; `cut`: it starts inside a line, so the first is skipped. */
+function lineValues(bytes: Uint8Array, cut: boolean): Obj[] {
+	const lines = new TextDecoder('utf-8').decode(bytes).split('\n');
+	if (cut) lines.shift();
+	const out: Obj[] = [];
+	for (const l of lines) {
+		const line = l.trim();
+		const r = line[0] === '{' ? parseObj(line) : null;
+		if (r) out.push(r);
+	}
+	return out;
+}
+
 const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
 
 /** Scans one file from its head and tail bytes (tail empty when the head is the whole file). */
@@ -158,8 +171,11 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 	// classify parsed the head's complete lines already (up to 200 of them): reuse its values.
 	const headRecs = (sniff?.values ?? []).filter(isObj);
 	// A whole small file whose lines outnumber the sniff's cap still needs its last time and titles.
-	const tailRecs = !whole ? tailRecords(tail) : headRecs.length >= 200 ? tailRecords(head) : [];
-	if (sniff && isHarnessFile(c)) return scanOther(scan, c, sniff, tailRecs);
+	const rest = !whole ? tail : headRecs.length >= 200 ? head : null;
+	// Another harness's adapter reads the head with the tail (not the tail alone: what a line becomes
+	// can hang on earlier lines, e.g. Codex uses its event mirrors only in a file without items).
+	if (sniff && isHarnessFile(c)) return scanOther(scan, c, sniff, rest === null ? null : whole ? lineValues(head, false) : [...headRecs, ...lineValues(tail, true)]);
+	const tailRecs = rest === null ? [] : tailRecords(rest);
 	const linked = new Set<string>();
 	let firstCommand: string | null = null;
 	const visit = (r: Obj, inHead: boolean) => {
@@ -194,14 +210,13 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 	return scan;
 }
 
-/** A file of another harness: its adapter read the head; the tail adds the last time it names. */
-function scanOther(scan: FileScan, c: ClassifiedFile, sniff: HeadSniff, tailRecs: Obj[]): FileScan {
+/** A file of another harness: its adapter read the head; `read` (head and tail, or the whole file
+ *  when the head sniff did not cover it) gives the last time by the adapter's own rule (epoch
+ *  numbers, Strap's `time`, pi's message time), as the opened session has it. */
+function scanOther(scan: FileScan, c: ClassifiedFile, sniff: HeadSniff, read: Obj[] | null): FileScan {
 	const other = scanHarnessHead(c, sniff, scan.bytes);
-	let lastMs = other.lastMs;
-	for (const r of tailRecs) {
-		const ms = msOf(r.timestamp);
-		if (ms !== null && (lastMs === null || ms > lastMs)) lastMs = ms;
-	}
+	const tailMs = read ? scanHarnessLastMs(c, read) : null;
+	const lastMs = tailMs !== null && (other.lastMs === null || tailMs > other.lastMs) ? tailMs : other.lastMs;
 	const firstMs = other.firstMs ?? lastMs;
 	return { ...scan, other: { ...other, lastMs }, firstMs, lastMs, model: other.model, cwd: other.cwd, prompts: other.prompts, firstPrompt: other.title };
 }
@@ -302,9 +317,9 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 		const firsts = timed.map((x) => x.firstMs).filter((x): x is number => x !== null);
 		const lasts = timed.map((x) => x.lastMs).filter((x): x is number => x !== null);
 		const id = f.other.thread || stemOf(f.path);
-		const turns = f.other.format === 'opencode' ? all.reduce((n, x) => n + x.prompts, 0) : f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+		const turns = f.other.format === 'opencode' ? all.reduce((n, x) => n + x.prompts, 0) : estimatedTurns(f);
 		out.push({
-			key: `${id}-${cyrb53(new TextEncoder().encode(all.map((x) => x.fingerprint).sort().join('\n'))).toString(36)}`,
+			key: listedKey(id, all),
 			id,
 			project: harnessProject(f.path, f.other.harness),
 			harness: f.other.harness,
@@ -323,6 +338,19 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 	return out;
 }
 
+/** A listed session's key: its id and a hash of its files' fingerprints (any order), so a grown or
+ *  replaced file lists as another session. */
+function listedKey(id: string, scans: readonly FileScan[]): string {
+	const fingerprints = scans.map((f) => f.fingerprint).sort();
+	return `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`;
+}
+
+/** Prompts of one file: counted when the scan saw it whole, else the head's extrapolated over its
+ *  size. The head always holds the first prompt, so only the ones after it are extrapolated. */
+function estimatedTurns(f: FileScan): number {
+	return f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+}
+
 function toSession(d: Draft): ScannedSession {
 	const mains = [...d.ancestors.slice().reverse(), d.leaf];
 	const all = [...mains, ...d.subagents, ...d.sidecars];
@@ -332,13 +360,11 @@ function toSession(d: Draft): ScannedSession {
 	for (const m of mains) {
 		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
 		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
-		// The head always holds the first prompt: extrapolate only the ones after it.
-		turns += m.whole || m.prompts === 0 ? m.prompts : 1 + Math.round(((m.prompts - 1) * m.bytes) / Math.max(1, m.seenBytes));
+		turns += estimatedTurns(m);
 	}
 	const id = stemOf(d.leaf.path);
-	const fingerprints = all.filter((f) => mains.includes(f)).map((f) => f.fingerprint).sort();
 	return {
-		key: `${id}-${cyrb53(new TextEncoder().encode(fingerprints.join('\n'))).toString(36)}`,
+		key: listedKey(id, mains),
 		id,
 		project: dirOf(d.leaf.path),
 		harness: 'claude-code',
@@ -453,7 +479,7 @@ export async function scanInputs(
 					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
 					const s = scanFile(path, head, tail, size);
 					// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
-					const doc = s.other !== null && SCAN_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
+					const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
 					scans[at] = doc ? scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size) : s;
 				}
 			} catch (e) {

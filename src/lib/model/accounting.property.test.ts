@@ -7,7 +7,7 @@
 // mode, every line is accounted for exactly once, and a parse fed in random chunk sizes equals
 // the whole-file parse. Then explicit cases for the pack README's "Must not crash" inputs and
 // its reader rules.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { accountingAddsUp, misplaced, nonBlankLines } from '../../../scripts/lib
 import { chunksOf, cutAt } from '../../../scripts/lib/chunks.ts';
 import { listCases } from '../../../scripts/lib/romp-case.ts';
 import { withSegments } from '../../../scripts/lib/session-json.ts';
+import { filesUnder } from '../../../scripts/lib/files.ts';
 
 const ROOT = resolve(__dirname, '../../../fixtures');
 const FILE = 'aaaaaaaa-1111-2222-3333-444444444444.jsonl';
@@ -26,14 +27,7 @@ const dec = new TextDecoder();
 
 // ── Seeds: real corpus lines, in file order so parent chains survive in a window ─────────────
 
-function jsonlUnder(dir: string): string[] {
-	return readdirSync(dir)
-		.sort()
-		.flatMap((n) => {
-			const p = join(dir, n);
-			return statSync(p).isDirectory() ? jsonlUnder(p) : p.endsWith('.jsonl') ? [p] : [];
-		});
-}
+const jsonlUnder = (dir: string): string[] => filesUnder(dir).filter((p) => p.endsWith('.jsonl'));
 
 interface Seed { lines: string[]; subagent: boolean }
 const seedOf = (f: string): Seed => ({

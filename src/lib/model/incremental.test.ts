@@ -352,6 +352,17 @@ describe('IncrementalBuilder change report', () => {
 		expect(b.change.path).toBe('unchanged');
 		expect(b.change.changedTurns).toEqual([]);
 	});
+
+	it('setting the same transcript order again changes nothing', () => {
+		const b = start('romp');
+		const earlier = 'earlier.jsonl';
+		b.append('transcript', earlier, user('u0', null, -100, 'an older question'));
+		b.setTranscriptOrder([earlier, F]);
+		const one = b.build();
+		b.setTranscriptOrder([earlier, F]);
+		expect(b.build()).toBe(one);
+		expect(b.change.path).toBe('unchanged');
+	});
 });
 
 // ── generated sessions: every line shape the fast path must judge ───────────────────────────

@@ -140,6 +140,8 @@ export class IncrementalBuilder {
 
 	/** Candidate transcripts, LEAF LAST (files not appended yet count as empty). */
 	setTranscriptOrder(files: string[]): void {
+		// the same order changes nothing: the next build stays 'unchanged' (same result object)
+		if (sameList(files, this.transcripts)) return;
 		for (const file of files) {
 			const role = this.roleOf(file);
 			if (role !== null && role !== 'transcript') throw new Error(`IncrementalBuilder: ${file} is the ${role} log`);
