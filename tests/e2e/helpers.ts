@@ -11,6 +11,9 @@ export const CORPUS = join(ROOT, 'fixtures/corpus');
 export async function openApp(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
   await expect(page.locator('html')).toHaveAttribute('data-state', /empty|ready|loading|error/);
+  // data-state is in the served HTML: wait until the app has started too (its drop and paste
+  // handlers are attached then; a drop dispatched before that was lost, and a test failed in CI).
+  await page.waitForFunction(() => '__loupe' in window);
 }
 
 /** Picks files through the real multi-file input and waits until the load settles. */
