@@ -1,0 +1,92 @@
+// The history index's data, as every part of round 3 shares it: what is kept per session (a
+// digest), one row per billed API call (what history usage counts), and the persisted entry
+// that holds both beside the session's search index. Pure data, structured-cloneable, so it
+// crosses the worker boundary and goes into IndexedDB as it is.
+// The digest and the calls are computed from a built session (view/history/digest.ts,
+// view/history/calls.ts); reports (view/history/reports.ts) and exports read the calls only.
+import type { HarnessId } from '../../model/harness/kit.ts';
+
+/** One billed API call. Counted once across the whole history by `id`. */
+export interface BilledCall {
+  /** Identity across copies: `message.id:requestId` for Claude Code (a resumed session's copied
+   *  lines, a subagent file and an inline sidechain all carry the same), the harness's own
+   *  equivalent elsewhere; a call with no identity gets its line's uuid and counts where it sits. */
+  id: string;
+  /** Epoch ms of the call's line (null: no usable time; such calls count in totals, never in a period). */
+  ms: number | null;
+  /** The session id the call's line records (`sessionId`), else the listed session's id. */
+  sessionId: string;
+  /** Loupe's key of the listed session the call was read from. */
+  sessionKey: string;
+  /** The project folder (path of the folder above the session's files, as listed). */
+  project: string;
+  harness: HarnessId;
+  model: string;
+  serviceTier: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  webSearches: number;
+  /** On the session's active path (false: an abandoned, rewound branch). */
+  onPath: boolean;
+  /** Read from a subagent transcript (file or inline sidechain). */
+  subagent: boolean;
+}
+
+/** Per tool: how often it was called and how many of those calls failed. */
+export interface ToolTally {
+  calls: number;
+  failures: number;
+}
+
+/** What the history keeps of one session: enough for the session list, the projects level and
+ *  history-wide questions, without building the session again. */
+export interface SessionDigest {
+  key: string;
+  title: string;
+  project: string;
+  harness: HarnessId;
+  startedAt: number | null;
+  endedAt: number | null;
+  bytes: number;
+  turns: number;
+  prompts: number;
+  tools: Record<string, ToolTally>;
+  /** Paths the session's edits and writes touched (deduplicated, first-touch order). */
+  filesTouched: string[];
+  compactions: number;
+  subagents: number;
+  /** The main transcript is gone; only its subagents' files remain (an orphaned folder). */
+  mainMissing?: boolean;
+}
+
+/** What the index keeps of one listed session, keyed by its files' fingerprints + MODEL_VERSION. */
+export interface HistoryEntry {
+  /** The listed session's key (fingerprints of its files are part of it). */
+  key: string;
+  digest: SessionDigest;
+  calls: BilledCall[];
+  /** The session's search index (view/search/, designed by the history search work); absent
+   *  until that lands, or when it could not be built. */
+  search?: unknown;
+}
+
+/** A listed session the index could not read, and why (shown, never dropped silently). */
+export interface HistoryFailure {
+  key: string;
+  title: string;
+  reason: string;
+}
+
+/** `window.__loupe.history()` and the progress line. */
+export interface HistoryStatus {
+  listed: number;
+  indexed: number;
+  failed: number;
+  calls: number;
+  bytesStored: number;
+  ms: number;
+  ready: boolean;
+}
