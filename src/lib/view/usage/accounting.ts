@@ -6,7 +6,7 @@
 import { atomText, segmentsOf } from '../../model/index.ts';
 import type { Atom, ParseResult, Session, Turn } from '../../model/types.ts';
 import { addTokens, collectCalls, contextOf, totalOf, zeroTokens, type ApiCall } from './messages.ts';
-import { callCost, contextWindowOf, findModel, PRICES, type PriceTable } from './prices.ts';
+import { contextWindowOf, findModel, PRICES, pricedCost, type PriceTable } from './prices.ts';
 import type { Compaction, ContextPoint, ModelUsage, SegmentUsage, SessionUsage, SubagentUsage, Tally, ToolStat, TurnUsage } from './types.ts';
 
 /** What accounting needs of a loaded session (ingest's LoadedSession fits). */
@@ -47,9 +47,7 @@ function countCall(into: Tally, p: Priced): void {
 }
 
 function price(call: ApiCall, table: PriceTable): Priced {
-	const cost = callCost(call.model, call.ms, call, table);
-	// A call that used no tokens costs nothing whatever its model (Claude Code's `<synthetic>` notices).
-	return { call, cost: cost === null && totalOf(call) === 0 ? 0 : cost };
+	return { call, cost: pricedCost(call.model, call.ms, call, table) };
 }
 
 const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

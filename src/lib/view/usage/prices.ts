@@ -92,3 +92,12 @@ export function callCost(model: string, ms: number, t: Tokens, table: PriceTable
 	const search = rate(p.web_searches_kcount, totalInput) ?? 0;
 	return (t.input * input + t.cacheRead * read + t.cacheWrite5m * write + t.cacheWrite1h * write1h + t.output * output) / 1e6 + (t.webSearches * search) / 1e3;
 }
+
+const totalTokens = (t: Tokens): number => t.input + t.output + t.cacheRead + t.cacheWrite;
+
+/** callCost, except that a call which used no tokens costs nothing whatever its model (Claude
+ *  Code's `<synthetic>` notices): null only when tokens were used at no known price. */
+export function pricedCost(model: string, ms: number, t: Tokens, table: PriceTable = PRICES): number | null {
+	const cost = callCost(model, ms, t, table);
+	return cost === null && totalTokens(t) === 0 ? 0 : cost;
+}
