@@ -6,7 +6,7 @@ import { loadSessions } from '../../ingest/load-files.ts';
 import { dropFolder } from '../../ingest/test-helpers.ts';
 import { callCost } from '../usage/prices.ts';
 import { billedCalls } from './calls.ts';
-import { blockStarts, dedupeCalls, usageReport } from './reports.ts';
+import { dedupeCalls, usageReport } from './reports.ts';
 import type { BilledCall } from './types.ts';
 
 const SONNET = 'claude-sonnet-4-5-20250929';
@@ -49,7 +49,7 @@ describe('dedupeCalls', () => {
   });
 });
 
-describe('blockStarts (ccusage blocks)', () => {
+describe('usageReport by block (ccusage blocks)', () => {
   it('opens a block at the floored UTC hour and a new one after 5 hours from its start or a 5-hour gap', () => {
     const calls = [
       call({ at: '2026-01-01T10:20:00.000Z' }),
@@ -59,15 +59,13 @@ describe('blockStarts (ccusage blocks)', () => {
       call({ at: '2026-01-02T01:00:00.000Z' }), // a gap
       call({})
     ];
-    const starts = blockStarts(calls);
-    expect(calls.map((c) => starts.get(c) ?? null)).toEqual([
-      '2026-01-01T10:00:00.000Z',
-      '2026-01-01T10:00:00.000Z',
-      '2026-01-01T15:00:00.000Z',
-      '2026-01-01T15:00:00.000Z',
-      '2026-01-02T01:00:00.000Z',
-      null
+    const r = usageReport(calls, { by: 'block' });
+    expect(r.rows.map((x) => [x.key, x.messages])).toEqual([
+      ['2026-01-01T10:00:00.000Z', 2],
+      ['2026-01-01T15:00:00.000Z', 2],
+      ['2026-01-02T01:00:00.000Z', 1]
     ]);
+    expect(r.total.messages).toBe(6);
   });
 });
 

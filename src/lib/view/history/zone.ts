@@ -1,6 +1,7 @@
 // Calendar keys of an instant in an IANA time zone (day, ISO week, month), fast enough for a
-// report over hundreds of thousands of calls: Intl is asked once per quarter hour of the calls
-// (every zone's offset is a multiple of 15 minutes and changes on one), the rest is arithmetic.
+// report over hundreds of thousands of calls: Intl is asked twice per UTC day of the calls, and
+// per quarter hour on a day the offset changes (every zone's offset is a multiple of 15 minutes
+// and changes on one); the rest is arithmetic.
 // One Zone per time zone name is cached.
 
 const QUARTER = 15 * 60 * 1000;
@@ -42,21 +43,31 @@ export function zone(name = 'UTC'): Zone {
 
 function makeZone(name: string): Zone {
   const fmt = new Intl.DateTimeFormat('en-US', { timeZone: name, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
-  const offsets = new Map<number, number>();
   const utc = name === 'UTC' || name === 'Etc/UTC';
+  const at = (instant: number): number => {
+    const p: Record<string, number> = {};
+    for (const part of fmt.formatToParts(instant)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - instant;
+  };
+  // Per UTC day: the offset when it holds all day (Intl asked twice), else NaN and per quarter
+  // hour (a day with a transition).
+  const days = new Map<number, number>();
+  const quarters = new Map<number, number>();
   /** ms to add to an instant to read its wall clock in the zone with UTC getters. */
   const offset = (ms: number): number => {
     if (utc) return 0;
-    const q = Math.floor(ms / QUARTER);
-    let o = offsets.get(q);
+    const d = Math.floor(ms / DAY);
+    let o = days.get(d);
     if (o === undefined) {
-      const at = q * QUARTER;
-      const p: Record<string, number> = {};
-      for (const part of fmt.formatToParts(at)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-      o = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) - at;
-      offsets.set(q, o);
+      const first = at(d * DAY);
+      o = first === at(d * DAY + DAY - QUARTER) ? first : NaN;
+      days.set(d, o);
     }
-    return o;
+    if (o === o) return o;
+    const q = Math.floor(ms / QUARTER);
+    let oq = quarters.get(q);
+    if (oq === undefined) quarters.set(q, (oq = at(q * QUARTER)));
+    return oq;
   };
   // Keys by local day number (days since the epoch), so each day is written once.
   const dayKeys = new Map<number, string>();

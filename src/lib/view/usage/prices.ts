@@ -60,12 +60,21 @@ export function findModel(model: string, table: PriceTable = PRICES): ModelEntry
 /** The model's context window in tokens, when the table knows it. */
 export const contextWindowOf = (model: string, table: PriceTable = PRICES): number | null => findModel(model, table)?.contextWindow ?? null;
 
+/** Start (epoch ms) of each dated price list of an entry, parsed once: history reports price
+ *  hundreds of thousands of calls. NaN: no start-date constraint. */
+const starts = new WeakMap<ModelEntry, number[]>();
+
 function pricesAt(entry: ModelEntry, ms: number): PriceSet {
 	if (!Array.isArray(entry.prices)) return entry.prices;
+	let from = starts.get(entry);
+	if (!from) {
+		from = entry.prices.map((p) => (p.constraint?.type === 'start_date' && p.constraint.start_date ? Date.parse(p.constraint.start_date) : p.constraint ? Infinity : NaN));
+		starts.set(entry, from);
+	}
 	for (let i = entry.prices.length - 1; i >= 0; i--) {
-		const p = entry.prices[i];
-		if (!p.constraint) return p.prices;
-		if (p.constraint.type === 'start_date' && p.constraint.start_date && ms >= Date.parse(p.constraint.start_date)) return p.prices;
+		const start = from[i];
+		// NaN: unconstrained (applies); Infinity: a constraint this table does not know (never).
+		if (start !== start || ms >= start) return entry.prices[i].prices;
 	}
 	return entry.prices[0].prices;
 }
