@@ -156,7 +156,7 @@ function explain(l: Side, c: Side, unpricedModels: Set<string>): string | null {
   const notes: string[] = [];
   for (const m of new Set([...Object.keys(l.models), ...Object.keys(c.models)])) {
     const lc = l.models[m];
-    const cc = c.models[m];
+    const cc = c.models[m] ?? undefined;
     if (lc === null && (cc ?? 0) > 0) notes.push(`${m}: unpriced in Loupe's table (genai-prices), ccusage ${money(cc!)}`);
     else if (lc !== null && lc !== undefined && lc > 0 && (cc ?? 0) === 0 && unpricedModels.has(m)) notes.push(`${m}: unpriced in ccusage's table, Loupe ${money(lc)}`);
     else if (lc !== null && lc !== undefined && cc !== undefined && Math.abs(lc - cc) > COST_TOLERANCE * Math.max(cc, 1e-9)) notes.push(`${m}: priced differently (Loupe ${money(lc)}, ccusage ${money(cc)})`);

@@ -38,6 +38,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       timeline: async (...a) => engine.timeline(...a),
       issues: async (...a) => engine.issues(...a),
       usage: async (...a) => engine.usage(...a),
+      historyUsage: async (...a) => engine.historyUsage(...a),
+      historyCalls: async (...a) => engine.historyCalls(...a),
       projectUsage: async () => engine.projectUsage(),
       search: async (...a) => engine.search(...a),
       cancelSearch: async (...a) => engine.cancelSearch(...a),

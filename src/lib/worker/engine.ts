@@ -38,6 +38,8 @@ import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
 import type { SearchPool } from '../view/search/pool.ts';
 import { fieldsOfLoaded } from '../view/search/lane.ts';
 import { scanInPool, startSearchPool } from './search-pool.ts';
+import { builtSessionsSource, HistoryUsageService } from './services/history-usage.ts';
+import type { UsageQuery } from '../view/history/types.ts';
 
 /** The persisted row index as the engine stores it. */
 export type RowIndex = RowIndexStore<SessionSummary, ChatRow, TimelineLayout>;
@@ -493,6 +495,18 @@ export class Engine {
       if (usage && loaded) picked.push({ key, title: loaded.title, startedAt: loaded.startedAt, usage });
     }
     return projectUsage(picked, PRICES.sourceDate);
+  }
+
+  /** History usage over the built sessions (services/history-usage.ts; the history index's
+   *  stored calls take their place once it runs). */
+  #historyUsage = new HistoryUsageService(builtSessionsSource(() => [...this.#sessions.values(), ...this.#lru.values()].map((e) => e.loaded)));
+
+  historyUsage(query: UsageQuery) {
+    return this.#historyUsage.usage(query);
+  }
+
+  historyCalls(from: number, to: number) {
+    return this.#historyUsage.calls(from, to);
   }
 
   /** What redaction finds in one session's input files: each distinct string once, with where. */

@@ -17,6 +17,8 @@ const api = {
   issues: engine.issues.bind(engine),
   usage: engine.usage.bind(engine),
   projectUsage: engine.projectUsage.bind(engine),
+  historyUsage: engine.historyUsage.bind(engine),
+  historyCalls: engine.historyCalls.bind(engine),
   search: engine.search.bind(engine),
   cancelSearch: engine.cancelSearch.bind(engine),
   prepareSearch: engine.prepareSearch.bind(engine),
