@@ -48,9 +48,12 @@ export class HistoryUsage {
 
   #api: () => Promise<HistoryUsageApi>;
   #seq = 0;
+  /** The title of a listed session (by its key), for the session rows. */
+  readonly titleOf: (sessionKey: string) => string | null;
 
-  constructor(api: () => Promise<HistoryUsageApi>) {
+  constructor(api: () => Promise<HistoryUsageApi>, titleOf: (sessionKey: string) => string | null = () => null) {
     this.#api = api;
+    this.titleOf = titleOf;
   }
 
   readonly localZone = localTimeZone();

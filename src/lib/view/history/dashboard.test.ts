@@ -19,7 +19,7 @@ describe('dashboard figures', () => {
     expect(s.values).toEqual([[1, 3, 2], [9, 0, 1]]);
     expect(s.unpriced).toEqual([0, 2]);
     expect(s.max).toBe(10);
-    expect(stacked(report([row('d1', 3, { a: 1, b: 2 })])).parts).toEqual(['b', 'a']);
+    expect(stacked(report([row('d1', 3, { a: 1, b: 2, unpriced: 0 })])).parts).toEqual(['b', 'a']);
   });
 
   it('runs a cumulative total over time rows', () => {

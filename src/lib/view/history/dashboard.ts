@@ -23,7 +23,8 @@ export const OTHER = 'other';
 export function stacked(report: UsageReport, top = 6): Stacked {
   const totals = new Map<string, number>();
   for (const r of report.rows) for (const [part, v] of Object.entries(r.split ?? {})) totals.set(part, (totals.get(part) ?? 0) + v.costUsd);
-  const ranked = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
+  // Parts that cost nothing (unpriced models, zero-usage notices) would only crowd the legend.
+  const ranked = [...totals].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
   const kept = ranked.slice(0, top);
   const folded = ranked.length > kept.length;
   const parts = folded ? [...kept, OTHER] : kept;
@@ -31,7 +32,7 @@ export function stacked(report: UsageReport, top = 6): Stacked {
   let max = 0;
   const values = report.rows.map((r) => {
     const v = new Array<number>(parts.length).fill(0);
-    for (const [part, x] of Object.entries(r.split ?? {})) v[index.get(part) ?? parts.length - 1] += x.costUsd;
+    for (const [part, x] of Object.entries(r.split ?? {})) if (x.costUsd > 0) v[index.get(part) ?? parts.length - 1] += x.costUsd;
     max = Math.max(max, r.costUsd);
     return v;
   });
