@@ -1,6 +1,7 @@
 // Issue 22: history usage in the browser, on the history fixture (fixtures/history/README.md:
 // a rewound branch, a resumed copy, a subagent file and an inline sidechain). The page runs in
 // Tokyo time, so the browser's zone and UTC give different days.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,4 +122,17 @@ test('the CSV download holds one row per billed call with session, project and h
   expect(pq.suggestedFilename()).toMatch(/\.parquet$/);
   const bytes = readFileSync((await pq.path())!);
   expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+});
+
+test('axe finds no serious or critical issue on the history dashboard, light and dark', async ({ page }) => {
+  await dropTree(page);
+  await page.locator('[data-action=usage]').click();
+  await page.locator('[data-action=history-usage]').click();
+  await expect(page.locator('[data-chart=history-cost-by-day] [data-day]')).toHaveCount(2);
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => document.documentElement.setAttribute('data-theme', t), theme);
+    const results = await new AxeBuilder({ page }).include('[data-history-usage]').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${theme} ${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`)).toEqual([]);
+  }
 });
