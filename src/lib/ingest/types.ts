@@ -3,6 +3,8 @@
 // The first four names are what the worker and the views rely on; the rest serve grouping.
 import type { Issue, ParseResult } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
+/** Which agent wrote a file, as data (views render it, never compare it). */
+export type { HarnessId };
 
 export type FileKind = 'transcript' | 'subagent' | 'subagent-meta' | 'state-log' | 'postal-log' | 'unknown';
 
