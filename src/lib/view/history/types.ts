@@ -90,3 +90,39 @@ export interface HistoryStatus {
   ms: number;
   ready: boolean;
 }
+
+// ── history usage reports (view/history/reports.ts: usageReport(calls, query)) ──
+
+export type UsageBy = 'day' | 'week' | 'month' | 'session' | 'block' | 'project' | 'model' | 'harness';
+
+/** What `window.__loupe.historyUsage(query)` asks; since / until are `YYYY-MM-DD` in `timezone`
+ *  (an IANA name; the browser's by default), inclusive. */
+export interface UsageQuery {
+  by: UsageBy;
+  timezone?: string;
+  since?: string;
+  until?: string;
+  project?: string;
+  harness?: string;
+  model?: string;
+}
+
+export interface UsageRow {
+  /** day `YYYY-MM-DD`, week `YYYY-Www` (ISO), month `YYYY-MM`, block start (ISO), session id,
+   *  project, model or harness. */
+  key: string;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Priced calls only; `unpricedMessages` says how many had no price. */
+  costUsd: number;
+  messages: number;
+  unpricedMessages: number;
+}
+
+export interface UsageReport {
+  rows: UsageRow[];
+  total: UsageRow;
+  priceSourceDate: string;
+}
