@@ -1,6 +1,7 @@
 // The contracts between the worker's services (engine.ts wires them): the built-session Entry
 // and the narrow interfaces one service hands another. A service never imports another service
-// or the engine; it is given one of these by the root. Plus the one helper they all share.
+// or the engine: the root hands it one of these (or a Pick of a service class, a type import
+// only). Plus the one helper they all share.
 import type { LoadedSession } from '../../ingest/types.ts';
 import type { ScannedSession } from '../../ingest/scan.ts';
 import type { ChatRow } from '../../view/chat/index.ts';
