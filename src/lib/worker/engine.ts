@@ -8,10 +8,11 @@
 //   search    engine-thread search, the search pool, the text of sessions not built
 //   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
 // A service hears of a new load or a replaced listing through catalog.onChange (the sessions
-// service drops its LRU and restore, search clears its pool). To add a service: construct it in
-// the constructor with the interfaces it needs (catalog as `Listing`, sessions as
-// `SessionSource`), subscribe it to catalog.onChange if it keeps anything per listing, and
-// forward its methods below (and in parse.worker.ts / engine-client.ts).
+// service drops its LRU and restore, search clears its pool); opens and searches run as
+// `foreground` work, which a background service waits out (services/foreground.ts). To add a
+// service: construct it below with what it needs (catalog as `Listing`, sessions as
+// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts /
+// engine-client.ts).
 import type { SearchPool } from '../view/search/pool.ts';
 import type { SearchBatch, SearchRequest } from '../view/search/index.ts';
 import type { ExportFormat, OnExportProgress } from '../view/export/index.ts';
@@ -26,6 +27,7 @@ import { Search } from './services/search.ts';
 import { Usage } from './services/usage.ts';
 import { Exports } from './services/export.ts';
 import { Follow } from './services/follow.ts';
+import { Foreground } from './services/foreground.ts';
 
 export type { RowIndex } from './services/sessions.ts';
 
@@ -34,6 +36,7 @@ const CACHED_SEARCH_CHARS = 64_000_000;
 
 export class Engine {
   #catalog = new Catalog();
+  #foreground = new Foreground();
   #sessions: Sessions;
   #loads: Loads;
   #search: Search;
@@ -85,7 +88,7 @@ export class Engine {
 
   /** The compact row index of one session's chat (built once, kept). */
   chatIndex(key: string) {
-    return this.#sessions.chatIndex(key);
+    return this.#foreground.run(() => this.#sessions.chatIndex(key));
   }
 
   /** The index entries from row `from` on (a followed chat's changed tail; the page keeps the rest). */
@@ -110,7 +113,7 @@ export class Engine {
   }
 
   open(key: string) {
-    return this.#sessions.open(key);
+    return this.#foreground.run(() => this.#sessions.open(key));
   }
 
   prefetch(keys: string[]) {
@@ -132,7 +135,7 @@ export class Engine {
   // ── search ───────────────────────────────────────────────────────────────
 
   search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void) {
-    return this.#search.search(generation, request, keys, onBatch);
+    return this.#foreground.run(() => this.#search.search(generation, request, keys, onBatch));
   }
 
   prepareSearch(keys: string[]) {
@@ -140,7 +143,7 @@ export class Engine {
   }
 
   searchCached(generation: number, request: SearchRequest, keys: string[], getFiles: (key: string) => Promise<InputFile[] | null>, onBatch?: (b: SearchBatch) => void) {
-    return this.#search.searchCached(generation, request, keys, getFiles, onBatch);
+    return this.#foreground.run(() => this.#search.searchCached(generation, request, keys, getFiles, onBatch));
   }
 
   cancelSearch(generation: number) {
