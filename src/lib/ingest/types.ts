@@ -175,3 +175,18 @@ export interface InputFile {
 	 *  files while it builds the one before); the blob is then not read again. */
 	bytes?: Uint8Array;
 }
+
+/** What the head of a file says (ingest/classify.ts sniffs it; harnesses.ts and scan-harness.ts read it). */
+export interface HeadSniff {
+	/** Decoded head text (BOM stripped), or null when the bytes are not text. */
+	text: string | null;
+	binaryReason: string | null;
+	/** Whether the head is the whole file. */
+	complete: boolean;
+	/** Parsed JSON values of complete non-blank, non-comment lines (at most SNIFF_LINES). */
+	values: unknown[];
+	/** Lines that did not parse as JSON. */
+	badLines: number;
+	/** The first complete line did not parse (or there is no complete line). */
+	firstLineBad: boolean;
+}
