@@ -62,11 +62,6 @@ export class ByteLru<V> {
 		return [...this.#map.keys()];
 	}
 
-	/** Values, least recently used first (not marked used). */
-	values(): V[] {
-		return [...this.#map.values()].map((e) => e.value);
-	}
-
 	#evict(): void {
 		// Map iteration order is insertion order, and get() re-inserts: the first key is the oldest.
 		for (const key of this.#map.keys()) {

@@ -27,7 +27,8 @@ describe('HistoryUsageService', () => {
 
   it('reads the built sessions\' calls, once per session object', async () => {
     const { sessions } = await loadSessions(dropFolder(resolve(import.meta.dirname, '../../../../fixtures/history/claude/projects')));
-    const svc = new HistoryUsageService(builtSessionsSource(() => sessions));
+    const byKey = new Map(sessions.map((s) => [s.key, { loaded: s, rows: null }]));
+    const svc = new HistoryUsageService(builtSessionsSource({ builtKeys: () => [...byKey.keys()], built: async (k) => byKey.get(k) ?? null }, { generation: 1 }));
     const r = await svc.usage({ by: 'session' });
     expect(r.total).toMatchObject({ input: 1780, output: 4875 });
     expect(r.rows.every((x) => sessions.some((s) => s.key === x.sessionKey))).toBe(true);

@@ -9,6 +9,9 @@ import { dirOf } from '../../ingest/paths.ts';
 import { billedCalls } from '../../view/history/calls.ts';
 import { prepareCalls, usageReport, type PreparedCalls } from '../../view/history/reports.ts';
 import type { BilledCall, UsageQuery, UsageReport } from '../../view/history/types.ts';
+import type { Listing, SessionSource } from './types.ts';
+
+export type { UsageQuery };
 
 export interface CallSource {
   /** Changes whenever the calls do (a session indexed, a new drop). */
@@ -48,8 +51,6 @@ export class HistoryUsageService {
 }
 
 const ofLoaded = new WeakMap<LoadedSession, BilledCall[]>();
-let nextId = 1;
-const ids = new WeakMap<LoadedSession, number>();
 
 /** A built session's billed calls (computed once per built session object). */
 export function callsOfLoaded(loaded: LoadedSession): BilledCall[] {
@@ -62,10 +63,18 @@ export function callsOfLoaded(loaded: LoadedSession): BilledCall[] {
   return calls;
 }
 
-/** A source over built sessions: its version names each one (a rebuilt session is another). */
-export function builtSessionsSource(built: () => LoadedSession[]): CallSource {
+/** A source over the built sessions (until the history index's stored calls replace it): its
+ *  version is the load's generation and the built keys. */
+export function builtSessionsSource(sessions: Pick<SessionSource, 'builtKeys' | 'built'>, listing: Pick<Listing, 'generation'>): CallSource {
   return {
-    version: () => built().map((l) => ids.get(l) ?? (ids.set(l, nextId), nextId++)).join(','),
-    calls: () => built().flatMap(callsOfLoaded)
+    version: () => `${listing.generation}\n${sessions.builtKeys().join('\n')}`,
+    async calls() {
+      const out: BilledCall[] = [];
+      for (const key of sessions.builtKeys()) {
+        const entry = await sessions.built(key);
+        if (entry) out.push(...callsOfLoaded(entry.loaded));
+      }
+      return out;
+    }
   };
 }
