@@ -99,12 +99,12 @@ describe('usageReport', () => {
     const calls = [
       call({ at: '2026-03-01T23:30:00Z', project: 'a' }),
       call({ at: '2026-03-02T10:00:00Z', project: 'b', model: 'claude-haiku-4-5-20251001' }),
-      call({ at: '2026-03-04T10:00:00Z', project: 'a', harness: 'codex', model: 'gpt-5' })
+      call({ at: '2026-03-04T10:00:00Z', project: 'a', harness: 'pi', model: 'gpt-5' })
     ];
     expect(usageReport(calls, { by: 'day', since: '2026-03-02', until: '2026-03-03' }).total.messages).toBe(1);
     expect(usageReport(calls, { by: 'day', since: '2026-03-02', timezone: 'Asia/Tokyo' }).total.messages).toBe(3);
     expect(usageReport(calls, { by: 'day', project: 'a' }).total.messages).toBe(2);
-    expect(usageReport(calls, { by: 'day', harness: 'codex' }).total.messages).toBe(1);
+    expect(usageReport(calls, { by: 'day', harness: 'pi' }).total.messages).toBe(1);
     expect(usageReport(calls, { by: 'day', model: SONNET }).total.messages).toBe(1);
     const split = usageReport(calls, { by: 'month', split: 'project' });
     expect(split.rows).toHaveLength(1);
