@@ -295,7 +295,7 @@ function checkAccounting(bytes: Uint8Array, result: ParseResult, compat: Compat,
 	checkBranches(result, compat);
 }
 
-/** D9: the rewound branches are additive — their lines are exactly offPath's rewound lines; none in romp mode. */
+/** D11: the rewound branches are additive — their lines are exactly offPath's rewound lines; none in romp mode. */
 function checkBranches(result: ParseResult, compat: Compat): void {
 	if (compat === 'romp') {
 		expect(result.session.branches).toBeUndefined();

@@ -1,4 +1,4 @@
-// D9, rewound branches (model/branches.ts) on the fixtures/model/rewind and rewind-nested cases:
+// D11, rewound branches (model/branches.ts) on the fixtures/model/rewind and rewind-nested cases:
 // each abandoned branch is found where it left the path, holds its atoms in order, nests the
 // branches rewound inside it, stays additive (offPath still lists every rewound line) and is
 // absent in romp mode. The incremental builder gives the same branches as the whole parse.
@@ -30,7 +30,7 @@ function branchLines(r: ParseResult): number[] {
 	return out.sort((a, b) => a - b);
 }
 
-describe('D9 rewound branches', () => {
+describe('D11 rewound branches', () => {
 	it('one rewind: the abandoned prompt, call, result and reply, after the reply it left from', () => {
 		const r = parse('rewind');
 		expect(uuids(r.session.turns)).toEqual(['u1', 'a1', 'u3', 'a4', 'r4', 'a5']);

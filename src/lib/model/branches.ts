@@ -1,4 +1,4 @@
-// Rewound branches (viewer mode, D9 in docs/divergences.md): what a person tried and threw away.
+// Rewound branches (viewer mode, D11 in docs/divergences.md): what a person tried and threw away.
 // The active path (active-path.ts) drops every genuine rewind — the lines that hang off the path
 // but are not on it once rewind-rescue.ts has taken back parallel calls and side notes. This
 // module groups those lines into branches, one per line that left the path (its parent is kept,

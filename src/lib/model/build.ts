@@ -7,7 +7,8 @@
 // choice that ignores trailing sidechain / null-rooted system lines, D3 sidechains off the main
 // path (unless opts.subagent), D4 parallel tool calls and local-command branches are not
 // rewinds, D6 viewer-only atom fields, D7 raw JSON of unknown metadata, D8 null-rooted system
-// notes are metadata. Both modes: bad timestamps are issues, never crashes (D5).
+// notes are metadata, D11 rewound branches kept beside the path (session.branches). Both
+// modes: bad timestamps are issues, never crashes (D5).
 //
 // Pipeline (reference §2.1). build() below calls the stages in this order; each lives in its own
 // module of this folder, with a header saying what it owns:
@@ -24,7 +25,7 @@
 //   state-log.ts      state rows: landed texts, orphan replies, idle atoms
 //   atom-sink.ts      where atoms go; ordering by (t, read order)
 //   turns.ts          grouping into turns
-//   branches.ts       viewer: the rewound branches, each rebuilt from its own lines (D9)
+//   branches.ts       viewer: the rewound branches, each rebuilt from its own lines (D11)
 // Shared types and codes (Line, Ctx, verdicts) are in build-context.ts.
 //
 // ACCOUNTING. Every non-blank input line (transcripts, state log, postal log) has exactly one
@@ -83,7 +84,7 @@ export interface BuildInternals {
 	/** ctx.metadata length after: postal rows, state rows */
 	metaMarks: number[];
 	offPath: OffPathLine[];
-	/** D9's rewound branches (the fast path only extends the leaf, so they stay as they are) */
+	/** D11's rewound branches (the fast path only extends the leaf, so they stay as they are) */
 	branches: Branch[];
 }
 
@@ -164,7 +165,7 @@ function build(input: ParseInput, opts: ParseOptions, keep?: (x: BuildInternals)
 	// Order, turns, and the home of every line left.
 	const turns = groupTurns(sink.ordered(), ctx.rompUuid);
 	const offPath = placeRemainingLines(ctx, table, verdict);
-	// D9: the rewound branches, rebuilt from their own lines (additive: accounting is done).
+	// D11: the rewound branches, rebuilt from their own lines (additive: accounting is done).
 	const branches = ctx.viewer ? rewoundBranches(ctx, table, graph, verdict, transcripts, buildSession) : [];
 	keep?.({ env, leaf, verdict, landed: landed.landed, rows, lineAtoms, issueMarks, metaMarks, offPath, branches });
 	return {

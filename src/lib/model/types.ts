@@ -191,7 +191,7 @@ export interface Session {
 	landedTextUuids: string[];
 	turns: Turn[];
 	/**
-	 * viewer mode (D9), only when the session has any: the rewound branches the active path left,
+	 * viewer mode (D11), only when the session has any: the rewound branches the active path left,
 	 * in file order of the line that left it. Never set in romp mode.
 	 */
 	branches?: Branch[];

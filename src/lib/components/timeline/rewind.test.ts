@@ -1,4 +1,4 @@
-// The timeline marks each rewind point (model D9): a 'rewind' marker at the time the abandoned
+// The timeline marks each rewind point (model D11): a 'rewind' marker at the time the abandoned
 // branch began, with the chat fold's words, drawn as its own small shape (not as a compaction).
 import { describe, expect, it } from 'vitest';
 import { layoutTimeline } from '$lib/view/timeline/index.ts';

@@ -1,4 +1,4 @@
-// Rewound branches in the chat (model D9): each branch the active path left becomes one fold row
+// Rewound branches in the chat (model D11): each branch the active path left becomes one fold row
 // (kind 'branch') right after the row holding the atom it left from, carrying the abandoned rows
 // (built by the same rules, by the caller) and its label "Rewound here — N messages, M tool
 // calls, $X". A branch inside a branch is a branch row among the fold's rows, so folds nest.

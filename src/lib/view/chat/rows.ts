@@ -122,7 +122,7 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 		const u = turn ? turnUsage(turn.atoms) : null;
 		if (u) rows[i] = { ...rows[i], turnUsage: u };
 	}
-	// Rewound branches (model D9): a fold after the row each left from, its rows by these same rules.
+	// Rewound branches (model D11): a fold after the row each left from, its rows by these same rules.
 	if (session.branches?.length && (opts.branchDepth ?? 0) < MAX_DEPTH) {
 		rows = withBranchRows(rows, session, keyPrefix, (opts.fromTurn ?? 0) === 0, (branch, prefix) =>
 			buildChatRows(branch, children, { sessionOver: true, keyPrefix: prefix, depth, branchDepth: (opts.branchDepth ?? 0) + 1 }));

@@ -282,7 +282,7 @@ export interface RawRow extends RowBase {
 	json: string;
 }
 
-/** A rewound branch's fold (model D9): what was tried from here and thrown away, read-only. */
+/** A rewound branch's fold (model D11): what was tried from here and thrown away, read-only. */
 export interface BranchRow extends RowBase {
 	kind: 'branch';
 	/** uuid of the kept line the branch left from (the last it shares with the path), or null */

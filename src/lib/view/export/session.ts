@@ -36,7 +36,7 @@ export interface ExportOptions {
 	redactor: Redactor | null;
 	redaction: string;
 	onProgress?: OnExportProgress;
-	/** Include rewound branches (model D9): a marked section at each rewind point, a fork in Strap. Default true. */
+	/** Include rewound branches (model D11): a marked section at each rewind point, a fork in Strap. Default true. */
 	branches?: boolean;
 }
 

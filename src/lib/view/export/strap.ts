@@ -5,7 +5,7 @@
 // `output.summary` is the subagent's result and whose `hidden.messages` hold the child
 // transcript in the same shape; a compaction is a harness `history.summarize` call. Command
 // output, skill instructions and API errors are the harness speaking: harness messages. The schema
-// of what this writes is strap.schema.json. A rewound branch (model D9) is an `agent.fork` call of
+// of what this writes is strap.schema.json. A rewound branch (model D11) is an `agent.fork` call of
 // agent `rewound-branch` at its rewind point, the abandoned messages hidden inside. Thinking,
 // images, token usage and the system records that are no atom have no place in the shape: they
 // are counted and listed under `loupe.leftOut`
@@ -121,7 +121,7 @@ function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapE
 	let open: { event: StrapEvent; messageId: string | undefined } | null = null;
 	const model = (kind: StrapEvent['kind'], text: string): StrapEvent => ({ type: 'event', from: 'model', ...(agent ? { agent } : {}), kind, text });
 
-	// Rewound branches (model D9) are forks at their rewind point: an agent.fork call of the
+	// Rewound branches (model D11) are forks at their rewind point: an agent.fork call of the
 	// harness whose hidden messages are the abandoned branch (its own branches nested inside).
 	const forks = new Map<string | null, Branch[]>();
 	if (ctx.depth < MAX_DEPTH) for (const b of session.branches ?? []) forks.set(b.afterUuid, [...(forks.get(b.afterUuid) ?? []), b]);

@@ -32,7 +32,7 @@ export interface SearchField {
 	opens: OpenStep[];
 	/** Descriptions of the delegations it is inside (outermost first); empty on the main thread. */
 	subagent: string[];
-	/** On a rewound branch (model D9): the text sits inside a "Rewound here" fold. */
+	/** On a rewound branch (model D11): the text sits inside a "Rewound here" fold. */
 	rewound: boolean;
 }
 

@@ -110,7 +110,7 @@ export interface TimelineIdle {
 }
 
 export interface TimelineMarker {
-	/** a compaction boundary, or a rewind point (model D9: a branch left the path here) */
+	/** a compaction boundary, or a rewind point (model D11: a branch left the path here) */
 	kind: 'compaction' | 'rewind';
 	laneKey: string;
 	lane: number;
