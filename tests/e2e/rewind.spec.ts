@@ -3,6 +3,7 @@
 // fold inside, marks the rewind points on the timeline, finds text on a branch (flagged, the
 // landing opens the folds) and exports with or without the branches.
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropFolder, openApp, ROOT } from './helpers';
 
@@ -69,5 +70,24 @@ test('exports carry the branches, or leave them out on request', async ({ page }
   expect(withBranches).toContain('quokkafold');
   const without = await md(false);
   expect(without).not.toContain('quokkafold');
+  expect(without).toContain('Mock the clock in the login test instead.');
+});
+
+test('the export dialog\'s checkbox leaves the branches out of the download', async ({ page }) => {
+  await open(page);
+  await page.locator('[data-action="export"]').click();
+  const dialog = page.locator('[data-dialog="share"]');
+  await dialog.locator('input[name="export-format"][value="markdown"]').check();
+  const download = async () => {
+    const [d] = await Promise.all([page.waitForEvent('download'), dialog.locator('[data-action="download"]').click()]);
+    return readFileSync((await d.path()) as string, 'utf8');
+  };
+  const box = dialog.locator('[data-export-branches]');
+  await expect(box).toBeChecked();
+  expect(await download()).toContain('platypine');
+  await box.uncheck();
+  const without = await download();
+  expect(without).not.toContain('platypine');
+  expect(without).not.toContain('Rewound here');
   expect(without).toContain('Mock the clock in the login test instead.');
 });
