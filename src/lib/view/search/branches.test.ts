@@ -10,7 +10,9 @@ import { scanFields } from './scan.ts';
 
 function search(rows: ChatRow[], q: string) {
 	const fields = fieldsOfRows(rows);
-	return scanFields(fields, 0, fields.length, compileQuery(q).matcher!, undefined, 'S', 100).hits;
+	const c = compileQuery(q);
+	if (!c.ok) throw new Error(c.error);
+	return scanFields(fields, 0, fields.length, c.matcher, undefined, 'S', 100).hits;
 }
 const foldKeys = (rows: ChatRow[]) => rows.filter((r) => r.kind === 'branch').map((r) => r.key);
 
