@@ -4,7 +4,7 @@
 // crosses the worker boundary and goes into IndexedDB as it is.
 // The digest and the calls are computed from a built session (view/history/digest.ts,
 // view/history/calls.ts); reports (view/history/reports.ts) and exports read the calls only.
-import type { HarnessId } from '../../model/harness/kit.ts';
+import type { HarnessId } from '../../ingest/types.ts';
 
 /** One billed API call. Counted once across the whole history by `id`. */
 export interface BilledCall {
