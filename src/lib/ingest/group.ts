@@ -6,10 +6,12 @@
 // Subagent transcripts (+ .meta.json) attach to the session they name (folder or sessionId), else
 // to the session whose Task / Agent result reports their agentId; a
 // state log joins the session it is named after; the postal log applies to every session.
-// Nothing is dropped: a file that fits nowhere is returned in `leftover` with a reason, and a
-// subagent transcript without its parent becomes a session of its own.
+// Nothing is dropped: a file that fits nowhere is returned in `leftover` with a reason, a
+// `<sid>/subagents/` folder without `<sid>.jsonl` becomes one session marked `mainMissing`
+// (orphans.ts), and any other subagent transcript without its parent a session of its own.
 import type { ClassifiedFile, FileSummary, GroupResult, SessionPlan, SubagentPlan } from './types.ts';
 import { stemOf } from './paths.ts';
+import { orphanFolderOf } from './orphans.ts';
 
 interface Node {
 	file: ClassifiedFile;
@@ -172,10 +174,23 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 	// Plans whose main files report spawning an agent (toolUseResult.agentId).
 	const spawnedBy = (agentId: string | undefined): number[] =>
 		agentId ? plans.flatMap((p, i) => (p.mainFiles.some((f) => summaries.get(f.path)?.spawnedAgentIds.includes(agentId)) ? [i] : [])) : [];
+	const orphanPlans = new Map<string, SessionPlan>(); // `${project}\n${sid}` → its one plan
 	for (const sub of files.filter((f) => f.kind === 'subagent')) {
 		const entry: SubagentPlan = { file: sub, meta: metaFor(sub) };
 		let targets = plansFor(sub.sessionId);
 		if (targets.length === 0) targets = spawnedBy(sub.agentId);
+		const folder = targets.length === 0 ? orphanFolderOf(sub.path) : null;
+		if (folder) {
+			// `<project>/<sid>/subagents/` without `<sid>.jsonl`: one session for the folder (orphans.ts).
+			const k = `${folder.project}\n${folder.sid}`;
+			let plan = orphanPlans.get(k);
+			if (!plan) {
+				plan = { key: folder.sid, mainFiles: [], replayed: [], states: null, postal: null, subagents: [], mainMissing: folder };
+				orphanPlans.set(k, plan);
+			}
+			plan.subagents.push(entry);
+			continue;
+		}
 		if (targets.length === 0) {
 			// No parent in the drop: the subagent is shown as a session of its own.
 			plans.push({ key: stemOf(sub.path), mainFiles: [sub], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' });
@@ -185,6 +200,12 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 			continue;
 		}
 		for (const t of targets) plans[t].subagents.push(entry);
+	}
+	// Listed once every subagent is placed: the same sid in another project's folder is its own orphan.
+	for (const plan of orphanPlans.values()) {
+		plans.push(plan);
+		planIds.push(new Set([plan.key]));
+		leafIds.push(new Set([plan.key]));
 	}
 	for (const m of metas) {
 		if (!usedMeta.has(m)) leftover.push({ ...m, reason: 'subagent .meta.json without its agent transcript' });

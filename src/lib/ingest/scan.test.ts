@@ -92,9 +92,12 @@ describe('groupScans', () => {
 		expect(sessions[0].startedAt).toBe(Date.parse(at(0)));
 	});
 
-	it('a subagent without its parent is listed on its own, except in a partial listing', () => {
-		expect(groupScans([sub]).sessions.map((s) => s.id)).toEqual(['agent-x1']);
+	it('a subagent folder without its main transcript is one session of its project, except in a partial listing', () => {
+		expect(groupScans([sub, meta]).sessions.map((s) => [s.id, s.project, s.mainMissing, s.files.length])).toEqual([['S1', 'p', true, 2]]);
 		expect(groupScans([sub], { partial: true }).sessions).toEqual([]);
+		// A subagent file outside any <sid>/subagents/ folder is still listed on its own.
+		const loose = whole('agent-x1.jsonl', [user('s1', 'sub task', 1, 'S1', { isSidechain: true, agentId: 'x1' })]);
+		expect(groupScans([loose]).sessions.map((s) => [s.id, s.mainMissing])).toEqual([['agent-x1', undefined]]);
 	});
 
 	it('keys are stable for the same bytes and change when the leaf grows', () => {

@@ -20,6 +20,7 @@ import { msOf, titleFields } from './summary.ts';
 import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
+import { orphanFolderOf } from './orphans.ts';
 import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
@@ -81,6 +82,8 @@ export interface ScannedSession {
 	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log
 	 *  (another harness: its main file first, then child threads / storage documents). */
 	files: string[];
+	/** An orphaned subagent folder (orphans.ts): `files` are its subagents, `id` the folder's session id. */
+	mainMissing?: boolean;
 }
 
 export interface ScanListing {
@@ -268,12 +271,24 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 		return own ?? byId.get(sid)?.[0];
 	};
 	const orphans: FileScan[] = [];
+	// `<project>/<sid>/subagents/` without `<sid>.jsonl`: one session per folder (orphans.ts).
+	const folders = new Map<string, { folder: { project: string; sid: string }; subagents: FileScan[]; metas: FileScan[] }>();
+	const folderOf = (f: FileScan) => {
+		const folder = orphanFolderOf(f.path);
+		if (!folder) return null;
+		const k = keyOf(folder.project, folder.sid);
+		let o = folders.get(k);
+		if (!o) folders.set(k, (o = { folder, subagents: [], metas: [] }));
+		return o;
+	};
 	for (const f of scans) {
 		if (f.kind === 'transcript') continue;
 		if (f.kind === 'subagent' || f.kind === 'subagent-meta') {
 			const nest = projectOfNested(f.path, 'subagents');
 			const d = find(nest?.project ?? null, nest?.sid ?? f.sessionId);
+			const o = d ? null : folderOf(f);
 			if (d) (f.kind === 'subagent' ? d.subagents : d.sidecars).push(f);
+			else if (o) (f.kind === 'subagent' ? o.subagents : o.metas).push(f);
 			else if (f.kind === 'subagent') orphans.push(f);
 			else if (!opts.partial) unused.push({ path: f.path, reason: 'subagent .meta.json without its agent transcript' });
 		} else if (f.kind === 'state-log') {
@@ -294,7 +309,13 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	}
 	const sessions: ScannedSession[] = [];
 	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));
-	if (!opts.partial) for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+	if (!opts.partial) {
+		for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+		for (const o of folders.values()) {
+			if (o.subagents.length) sessions.push(orphanSession(o.folder, o.subagents, o.metas));
+			else for (const m of o.metas) unused.push({ path: m.path, reason: 'subagent .meta.json without its agent transcript' });
+		}
+	}
 	sessions.push(...otherSessions(scans, unused, opts.partial ?? false));
 	sessions.sort((a, b) => (b.endedAt ?? b.startedAt ?? -Infinity) - (a.endedAt ?? a.startedAt ?? -Infinity) || (a.key < b.key ? -1 : 1));
 	return { sessions, unused };
@@ -378,6 +399,31 @@ function toSession(d: Draft): ScannedSession {
 		model: d.leaf.model ?? mains.find((m) => m.model)?.model ?? null,
 		cwd: d.leaf.cwd ?? mains.find((m) => m.cwd)?.cwd ?? null,
 		files: all.map((f) => f.path)
+	};
+}
+
+/** An orphaned subagent folder as one listed session of its real project, titled from its first
+ *  subagent's prompt; one turn (the synthetic delegations, see orphans.ts), exact. */
+function orphanSession(folder: { project: string; sid: string }, subagents: FileScan[], metas: FileScan[]): ScannedSession {
+	const byStart = [...subagents].sort((a, b) => (a.firstMs ?? Infinity) - (b.firstMs ?? Infinity) || (a.path < b.path ? -1 : 1));
+	const firsts = byStart.map((f) => f.firstMs).filter((x): x is number => x !== null);
+	const lasts = byStart.map((f) => f.lastMs).filter((x): x is number => x !== null);
+	return {
+		key: listedKey(folder.sid, byStart),
+		id: folder.sid,
+		project: folder.project,
+		harness: 'claude-code',
+		title: titleOf(byStart, [], `Session ${folder.sid.slice(0, 8)}`),
+		startedAt: firsts.length ? Math.min(...firsts) : null,
+		endedAt: lasts.length ? Math.max(...lasts) : null,
+		bytes: [...subagents, ...metas].reduce((n, f) => n + f.bytes, 0),
+		turnsEst: 1,
+		exact: true,
+		subagents: subagents.length,
+		model: byStart.find((f) => f.model)?.model ?? null,
+		cwd: byStart.find((f) => f.cwd)?.cwd ?? null,
+		files: [...byStart, ...metas].map((f) => f.path),
+		mainMissing: true
 	};
 }
 
