@@ -159,12 +159,18 @@ export class Viewer {
       this.loadIssues = outcome.issues;
       this.source = source;
       this.files = files;
-      await this.#show(api, outcome.sessions[0].key, true);
+      const shown = outcome.sessions[0].key;
+      // A parsed-whole load is in "Recent sessions" (record and files committed) before it says
+      // ready, so a reload right after ready finds it; it is stored while the chat is fetched.
+      // A big drop's ready stays fast: its opened session is cached after.
+      const durable = source.kind !== 'cached' && !outcome.scanned;
+      const first = durable ? outcome.sessions.filter((x) => x.key === shown) : [];
+      await Promise.all([this.#show(api, shown, true), first.length ? this.#cacheSessions(first, files) : null]);
       if (!current()) return;
       this.loadMs = performance.now() - started;
       this.restored = !!outcome.restored;
       this.#setState('ready');
-      if (source.kind !== 'cached') void this.#remember(outcome.sessions, files, outcome.sessions[0].key);
+      if (source.kind !== 'cached') void this.#remember(outcome.sessions.filter((x) => !first.includes(x)), files, shown);
       else if (!outcome.restored) void this.#persistIndex(outcome.sessions[0].key);
       if (outcome.scanned) {
         void this.#rememberScans(api, generation);
@@ -407,8 +413,19 @@ export class Viewer {
   /** Caches each loaded session as its own raw files (best effort; never fails the load), then
    *  persists the row index of `shown` (the session on screen) for a reopen without parsing. */
   async #remember(sessions: SessionSummary[], files: { path: string; blob: Blob }[], shown: string | null = null): Promise<void> {
-    const cache = await this.#openCache();
+    const cache = await this.#cacheSessions(sessions, files);
     if (!cache) return;
+    await this.refreshRecent();
+    // Caching may have evicted sessions: their row indexes go with them.
+    await this.#pruneIndexes();
+    if (shown) await this.#persistIndex(shown);
+  }
+
+  /** Stores sessions in the cache, each as its own raw files; resolves once every write has
+   *  committed (SessionCache.put awaits its transaction). The cache, or null when there is none. */
+  async #cacheSessions(sessions: SessionSummary[], files: { path: string; blob: Blob }[]): Promise<SessionCache | null> {
+    const cache = await this.#openCache();
+    if (!cache) return null;
     const byPath = new Map(files.map((f) => [f.path, f.blob]));
     for (const s of sessions) {
       const own = s.files.flatMap((f) => {
@@ -418,10 +435,7 @@ export class Viewer {
       const { title, startedAt, endedAt, bytes, turns } = s.meta;
       await cache.put({ key: s.key, title, startedAt, endedAt, bytes, turns }, own);
     }
-    await this.refreshRecent();
-    // Caching may have evicted sessions: their row indexes go with them.
-    await this.#pruneIndexes();
-    if (shown) await this.#persistIndex(shown);
+    return cache;
   }
 
   /** Has the worker persist a cached session's row index (summary, chat rows, timeline), keyed
