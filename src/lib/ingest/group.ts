@@ -131,6 +131,12 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 	const leafIds: Set<string>[] = [];
 	for (const n of nodes) {
 		if (edges[n.index].size > 0) continue; // an ancestor of another file: not a leaf
+		// A leaf with no conversation line, on its own (an old summary-only file whose session is
+		// not in the drop, or only metadata records): nothing to show, so not a session.
+		if (n.sum && n.sum.contentLines === 0 && ancestorsOf(n.index, edges).size === 1) {
+			leftover.push({ ...n.file, reason: metadataOnlyReason(n.sum) });
+			continue;
+		}
 		const anc = [...ancestorsOf(n.index, edges)].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
 		// The leaf goes last even if a cycle put it elsewhere.
 		const chainIdx = [...anc.filter((i) => i !== n.index), n.index];
@@ -232,6 +238,13 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 
 	for (const f of files) if (f.kind === 'unknown') leftover.push(f);
 	return { plans, leftover };
+}
+
+/** Why a transcript file without conversation lines is not a session (shared with the scan). */
+export function metadataOnlyReason(sum: Pick<FileSummary, 'summaries'>): string {
+	return sum.summaries.length
+		? 'only `summary` records, for a session that is not among the dropped files: no conversation to show'
+		: 'no conversation lines (only metadata records): no conversation to show';
 }
 
 /** Every file of a session plan, in the order a loaded session lists them. */

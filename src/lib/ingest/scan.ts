@@ -21,6 +21,7 @@ import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
 import { orphanFolderOf } from './orphans.ts';
+import { metadataOnlyReason } from './group.ts';
 import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
@@ -49,6 +50,9 @@ export interface FileScan extends TitleFacts {
 	cwd: string | null;
 	/** Real prompts seen in the inspected bytes, and how many bytes that was. */
 	prompts: number;
+	/** Of `prompts`, those on lines of another session (a resume replaying its ancestor's lines):
+	 *  the ancestor counts them when it is listed with this file. */
+	linkedPrompts?: number;
 	seenBytes: number;
 	/** The head and tail together were the whole file. */
 	whole: boolean;
@@ -200,6 +204,7 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 				else {
 					scan.firstPrompt ??= prompt;
 					scan.prompts++;
+					if (typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) scan.linkedPrompts = (scan.linkedPrompts ?? 0) + 1;
 				}
 			}
 		}
@@ -251,6 +256,12 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	const keyOf = (project: string, sid: string) => `${project}\n${sid}`;
 	for (const f of scans) {
 		if (f.kind !== 'transcript' || f.other) continue;
+		// Seen whole and without one conversation line (the full load's rule, group.ts): not a session.
+		if (f.whole && f.uuids.size === 0 && f.linked.length === 0) {
+			const named = f.summaries.some((x) => x.leafUuid !== null && scans.some((o) => o !== f && o.uuids.has(x.leafUuid as string)));
+			unused.push({ path: f.path, reason: named ? 'only `summary` records, titles of another session in the drop: no conversation of its own' : metadataOnlyReason(f) });
+			continue;
+		}
 		const d: Draft = { leaf: f, ancestors: [], subagents: [], sidecars: [], hidden: false };
 		drafts.set(keyOf(dirOf(f.path), stemOf(f.path)), d);
 		for (const id of new Set([stemOf(f.path), f.sessionId ?? ''])) if (id) byId.set(id, [...(byId.get(id) ?? []), d]);
@@ -368,8 +379,9 @@ function listedKey(id: string, scans: readonly FileScan[]): string {
 
 /** Prompts of one file: counted when the scan saw it whole, else the head's extrapolated over its
  *  size. The head always holds the first prompt, so only the ones after it are extrapolated. */
-function estimatedTurns(f: FileScan): number {
-	return f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+function estimatedTurns(f: FileScan, skip = 0): number {
+	const prompts = Math.max(0, f.prompts - skip);
+	return f.whole || prompts === 0 ? prompts : 1 + Math.round(((prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
 }
 
 function toSession(d: Draft): ScannedSession {
@@ -378,11 +390,12 @@ function toSession(d: Draft): ScannedSession {
 	let startedAt: number | null = null;
 	let endedAt: number | null = null;
 	let turns = 0;
-	for (const m of mains) {
+	mains.forEach((m, i) => {
 		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
 		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
-		turns += estimatedTurns(m);
-	}
+		// A resumed file's replay of its ancestors' prompts is counted once, by those ancestors.
+		turns += estimatedTurns(m, i > 0 ? (m.linkedPrompts ?? 0) : 0);
+	});
 	const id = stemOf(d.leaf.path);
 	return {
 		key: listedKey(id, mains),
@@ -430,7 +443,7 @@ function orphanSession(folder: { project: string; sid: string }, subagents: File
 // ── the scan index: reusing an earlier scan of the same file ───────────────
 
 /** Bumped whenever FileScan's meaning changes, so stored scans of an older scan are not reused. */
-export const SCAN_VERSION = 2;
+export const SCAN_VERSION = 3;
 
 /** A FileScan as stored between visits: uuids kept only where a summary names them. */
 export interface StoredScan extends Omit<FileScan, 'uuids'> {
