@@ -7,7 +7,9 @@
 // lines, which carry the ancestor's sessionId: a resume link). Then `groupScans` turns files
 // into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
 // subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
-// takes that session in as an ancestor (the ancestor is not listed on its own).
+// takes that session in as an ancestor (the ancestor is not listed on its own); a `<sid>/subagents/`
+// folder without `<sid>.jsonl` is one session marked mainMissing (orphans.ts); a file seen whole
+// without one conversation line is not a session (group.ts's rule).
 // Files of other harnesses (Codex, Gemini CLI, Strap, pi, Cursor, OpenCode) are scanned and
 // grouped by scan-harness.ts and listed beside them, with their harness.
 // Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
