@@ -366,7 +366,9 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 			subagents: f.other.format === 'opencode' ? 0 : rest.length,
 			model: f.model ?? all.find((x) => x.model)?.model ?? null,
 			cwd: f.cwd ?? all.find((x) => x.cwd)?.cwd ?? null,
-			files: all.map((x) => x.path)
+			files: all.map((x) => x.path),
+			// A Codex child thread listed as a root: its parent rollout is not in the drop.
+			...(f.other.harness === 'codex' && f.other.parent ? { mainMissing: true } : {})
 		});
 	}
 	return out;
