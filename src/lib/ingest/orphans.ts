@@ -89,7 +89,7 @@ export function orphanMainRecords(project: string, sid: string, children: readon
 	events.sort((a, b) => a.ms - b.ms || a.order - b.order);
 	let parent: string | null = null;
 	const records: LineRecord[] = events.map((e, i) => {
-		const value = { parentUuid: parent, ...e.value };
+		const value: Record<string, unknown> = { parentUuid: parent, ...e.value };
 		parent = value.uuid as string;
 		return { line: i + 1, value, bytes: 0 };
 	});
