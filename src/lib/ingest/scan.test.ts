@@ -166,6 +166,22 @@ describe('reusing stored scans', () => {
 		expect(again.listing.sessions[0].title).toBe('Old title');
 	});
 
+	it('a reused scan of a file whose uuids were trimmed is still a session; a summary-only file still is not', async () => {
+		const files = [
+			{ path: 'p/S1.jsonl', blob: new File([jsonl([user('u1', 'hello', 0)])], 'S1.jsonl', { lastModified: 7 }) },
+			{ path: 'p/OLD.jsonl', blob: new File([jsonl([{ type: 'summary', summary: 'Gone', leafUuid: 'elsewhere' }])], 'OLD.jsonl', { lastModified: 7 }) }
+		];
+		const first = await scanInputs(files);
+		const stored = storedScans(first.scans, first.identities);
+		expect(stored.find((x) => x.path === 'p/S1.jsonl')?.uuids).toEqual([]);
+		const again = await scanInputs(files, { known: new Map(stored.map((x) => [x.identity, x])) });
+		expect(again.reused).toBe(2);
+		for (const l of [first.listing, again.listing]) {
+			expect(l.sessions.map((x) => x.id)).toEqual(['S1']);
+			expect(l.unused.map((u) => u.path)).toEqual(['p/OLD.jsonl']);
+		}
+	});
+
 	it('a Blob without a modification time has no identity and is never reused', () => {
 		expect(fileIdentity('a.jsonl', new Blob(['x']))).toBeNull();
 	});

@@ -55,6 +55,8 @@ export interface FileScan extends TitleFacts {
 	/** Of `prompts`, those on lines of another session (a resume replaying its ancestor's lines):
 	 *  the ancestor counts them when it is listed with this file. */
 	linkedPrompts?: number;
+	/** Lines seen that carry a uuid (conversation lines); kept when a stored scan drops its uuids. */
+	uuidLines?: number;
 	seenBytes: number;
 	/** The head and tail together were the whole file. */
 	whole: boolean;
@@ -193,7 +195,10 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 			if (inHead && (scan.firstMs === null || ms < scan.firstMs)) scan.firstMs = ms;
 			if (scan.lastMs === null || ms > scan.lastMs) scan.lastMs = ms;
 		}
-		if (typeof r.uuid === 'string') scan.uuids.add(r.uuid);
+		if (typeof r.uuid === 'string') {
+			scan.uuids.add(r.uuid);
+			scan.uuidLines = (scan.uuidLines ?? 0) + 1;
+		}
 		if (scan.cwd === null && typeof r.cwd === 'string') scan.cwd = r.cwd;
 		if (r.type === 'assistant' && isObj(r.message) && typeof r.message.model === 'string' && r.message.model !== '<synthetic>') scan.model = r.message.model;
 		if (inHead && typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) linked.add(r.sessionId);
@@ -259,7 +264,7 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	for (const f of scans) {
 		if (f.kind !== 'transcript' || f.other) continue;
 		// Seen whole and without one conversation line (the full load's rule, group.ts): not a session.
-		if (f.whole && f.uuids.size === 0 && f.linked.length === 0) {
+		if (f.whole && !f.uuidLines && f.linked.length === 0) {
 			const named = f.summaries.some((x) => x.leafUuid !== null && scans.some((o) => o !== f && o.uuids.has(x.leafUuid as string)));
 			unused.push({ path: f.path, reason: named ? 'only `summary` records, titles of another session in the drop: no conversation of its own' : metadataOnlyReason(f) });
 			continue;
