@@ -15,7 +15,7 @@ import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
-import { sessionContentHash } from '../store/content-hash.ts';
+import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
@@ -32,6 +32,10 @@ export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
 /** Least time between two timeline redraws while following a folder. */
 const LIVE_TIMELINE_MS = 3000;
+
+/** A drop this small (files, bytes) has its files hashed for the cache while it parses. */
+const PREHASH_MAX_FILES = 24;
+const PREHASH_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Sessions after the open one that a scanned drop builds ahead, at idle. */
 const PREFETCH_AHEAD = 2;
@@ -122,6 +126,10 @@ export class Viewer {
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
+      // A small drop is cached before it says ready: its files' hashes are taken while it parses.
+      if (!cached && files.length <= PREHASH_MAX_FILES && files.reduce((n, f) => n + f.blob.size, 0) <= PREHASH_MAX_BYTES && canHash()) {
+        for (const f of files) void hashBlob(f.blob).catch(() => undefined);
+      }
       const { api, inWorker } = await engineClient();
       const onProgress = proxied((p: LoadProgress) => {
         if (current()) this.progress = p;
