@@ -21,7 +21,7 @@
 //             row on screen (and from the poll that saw it), with the worst frame gap during each
 //             update (main-thread cost) and long tasks.
 //   projects  (issue 9) a generated ~/.claude/projects tree (gen-project.mjs --mb 400 --sessions
-//             1500 --seed 1, 1 GB in 3,500 files) dropped as a real folder drop (CDP
+//             1500 --seed 1 --orphans 0.15, 1 GB in 3,500 files) dropped as a real folder drop (CDP
 //             Input.dispatchDragEvent, the page walks its File System Access handles), --runs times,
 //             each into a fresh context: drop → the session list shown and the newest session open
 //             (data-state=ready), against a worker reading every file and JSON.parsing every line; the
@@ -68,7 +68,9 @@ const CASE = (() => {
   const i = process.argv.indexOf('--case');
   return i < 0 ? 'all' : process.argv[i + 1];
 })();
-const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1 };
+// --orphans: the main transcripts of 15 % of the sessions with subagents are gone, as in real trees
+// (issue 24): each such folder must still list as one session of its project.
+const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1, orphans: 0.15 };
 
 function generate() {
   const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
@@ -85,13 +87,13 @@ function generate() {
 }
 
 function generateProjects() {
-  const { mb, sessions, seed } = PROJECT_ARGS;
-  const dir = join(REPO, '.bench-cache', `projects-${mb}mb-${sessions}s-seed${seed}`);
+  const { mb, sessions, seed, orphans } = PROJECT_ARGS;
+  const dir = join(REPO, '.bench-cache', `projects-${mb}mb-${sessions}s-seed${seed}-orphans${orphans}`);
   const marker = join(dir, 'generated.json');
   if (!existsSync(marker)) {
     rmSync(dir, { recursive: true, force: true });
     console.log(`generating a projects tree (${mb} MB budget, ${sessions} sessions) in ${dir} …`);
-    const r = spawnSync(process.execPath, ['../shared/bench/gen-project.mjs', '--mb', String(mb), '--sessions', String(sessions), '--seed', String(seed), '--out', join(dir, 'projects')], { cwd: REPO, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['../shared/bench/gen-project.mjs', '--mb', String(mb), '--sessions', String(sessions), '--seed', String(seed), '--orphans', String(orphans), '--out', join(dir, 'projects')], { cwd: REPO, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`generator failed: ${r.stderr}`);
     writeFileSync(marker, r.stdout.trim());
   }

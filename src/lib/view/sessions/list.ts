@@ -21,6 +21,8 @@ export interface ListEntry {
 	subagents: number;
 	cwd: string | null;
 	model: string | null;
+	/** An orphaned subagent folder: its main transcript is gone (ingest/orphans.ts). */
+	mainMissing?: boolean;
 }
 
 export interface ProjectEntry {
