@@ -28,7 +28,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
   } catch {
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
-    const engine = new Engine({ rowIndex: () => openRowIndex() });
+    const { openHistoryStore } = await import('../store/history-index.ts');
+    const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
       stage: async (...a) => engine.stage(...a),
@@ -59,7 +60,16 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       scanRecords: async (...a) => engine.scanRecords(...a),
       loadPersisted: async (...a) => engine.loadPersisted(...a),
       persistIndex: async (...a) => engine.persistIndex(...a),
-      pruneIndexes: async (...a) => engine.pruneIndexes(...a)
+      pruneIndexes: async (...a) => engine.pruneIndexes(...a),
+      historyStart: async () => engine.historyStart(),
+      historyStatus: async () => engine.historyStatus(),
+      historyDigests: async (...a) => engine.historyDigests(...a),
+      historyFailures: async () => engine.historyFailures(),
+      historyCalls: async (...a) => engine.historyCalls(...a),
+      historyUsage: async (...a) => engine.historyUsage(...a),
+      historyCancel: async () => engine.historyCancel(),
+      historyClear: async () => engine.historyClear(),
+      historyStored: async () => engine.historyStored()
     };
     return { api, inWorker: false };
   }

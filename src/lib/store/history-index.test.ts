@@ -28,7 +28,8 @@ afterEach(() => {
 describe('history index store', () => {
   it('reads back heads whose files signature matches, bodies on demand, and counts its bytes', async () => {
     const s = await open();
-    expect(await s.put([{ entry: entry('a', 1000), sig: 'sa' }, { entry: entry('b', 2000), sig: 'sb' }])).toEqual({ ok: true, evicted: 0 });
+    const put = await s.put([{ entry: entry('a', 1000), sig: 'sa' }, { entry: entry('b', 2000), sig: 'sb' }]);
+    expect(put.ok && put.evicted).toBe(0);
     const heads = await s.heads(new Map([['a', 'sa'], ['b', 'changed'], ['c', 'sc']]));
     expect([...heads.keys()]).toEqual(['a']);
     expect(heads.get('a')?.digest.title).toBe('t a');
@@ -40,6 +41,8 @@ describe('history index store', () => {
     const st = await s.stats();
     expect(st.sessions).toBe(2);
     expect(st.bytes).toBe(heads.get('a')!.bytes + (await s.heads(new Map([['b', 'sb']]))).get('b')!.bytes);
+    expect(put.ok && put.bytes).toBe(st.bytes);
+    expect(put.ok && put.sizes.get('a')).toBe(heads.get('a')!.bytes);
     expect(st.bytes).toBeGreaterThan(JSON.stringify(entry('a', 1000)).length);
     await s.remove(['a']);
     expect((await s.stats()).sessions).toBe(1);
@@ -77,7 +80,7 @@ describe('history index store', () => {
     } as IDBObjectStore['delete'];
     try {
       const out = await s.put([{ entry: entry('new', 1300), sig: 'x' }]);
-      expect(out).toEqual({ ok: true, evicted: 1 });
+      expect(out.ok && out.evicted).toBe(1);
       const left = await s.heads(new Map(['old', 'mid', 'new'].map((k) => [k, 'x'])));
       expect([...left.keys()].sort()).toEqual(['mid', 'new']);
       // Nothing left that may go (the write itself is too big): a quota failure, as a value.

@@ -44,7 +44,7 @@ interface Schema extends DBSchema {
   bodies: { key: string; value: Body };
 }
 
-export type PutOutcome = { ok: true; evicted: number } | { ok: false; quota: boolean; message: string; evicted: number };
+export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<string, number> } | { ok: false; quota: boolean; message: string; evicted: number };
 
 export interface HistoryStore {
   /** Stored heads of these listed keys whose signature matches (a changed file misses). */
@@ -174,10 +174,11 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
       const need = rows.reduce((n, r) => n + r.head.bytes, 0);
       const keep = new Set(rows.map((r) => r.head.id));
       let evicted = 0;
+      const done = () => ({ ok: true as const, evicted, bytes: need, sizes: new Map(rows.map((r) => [r.head.key, r.head.bytes])) });
       try {
         evicted += await evict(need, keep);
         await write(rows);
-        return { ok: true, evicted };
+        return done();
       } catch (e) {
         if (!isQuotaError(e)) return { ok: false, quota: false, message: messageOf(e), evicted };
       }
@@ -195,7 +196,7 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
         if (gone.length) await removeIds(gone);
         evicted += gone.length;
         await write(rows);
-        return { ok: true, evicted };
+        return done();
       } catch (e) {
         return { ok: false, quota: isQuotaError(e), message: messageOf(e), evicted };
       }

@@ -38,6 +38,11 @@ import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
 import type { SearchPool } from '../view/search/pool.ts';
 import { fieldsOfLoaded } from '../view/search/lane.ts';
 import { scanInPool, startSearchPool } from './search-pool.ts';
+import { HistoryService } from './services/history.ts';
+import { sourcesOfListing, sourcesOfLoaded } from './services/history-sources.ts';
+import { startHistoryLanes } from './history-lanes.ts';
+import type { HistoryStore } from '../store/history-index.ts';
+import type { UsageQuery } from '../view/history/types.ts';
 
 /** The persisted row index as the engine stores it. */
 export type RowIndex = RowIndexStore<SessionSummary, ChatRow, TimelineLayout>;
@@ -100,7 +105,11 @@ export class Engine {
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
    *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts).
    *  `searchPool`: starts the search pool (default: search workers, where they can start). */
-  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null } = {}) {
+  /** The history index (services/history.ts): every listed session read once in the background. */
+  readonly history: HistoryService;
+
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null; history?: HistoryService; historyStore?: () => Promise<HistoryStore | null> } = {}) {
+    this.history = opts.history ?? new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: startHistoryLanes });
     this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
     this.#openRowIndex = opts.rowIndex ?? (() => Promise.resolve(null));
     this.#startPool = opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS));
@@ -157,6 +166,7 @@ export class Engine {
       if (out.sessions.length) {
         this.#sessions = new Map(out.sessions.map((s) => [s.key, { loaded: s, rows: null }]));
         this.#forgetScan();
+        this.history.setSources(sourcesOfLoaded(out.sessions));
       }
       const sessions = out.sessions.map(summarize);
       return {
@@ -226,7 +236,8 @@ export class Engine {
 
   /** Builds a listed session if it is not built yet and returns its summary (null: not listed / unreadable). */
   async open(key: string): Promise<SessionSummary | null> {
-    const entry = await this.#built(key);
+    // The history index waits while a session is opened (it never competes with the reader).
+    const entry = await this.history.hold(this.#built(key));
     return entry ? summarize(entry.loaded) : null;
   }
 
@@ -317,6 +328,8 @@ export class Engine {
     this.#sessions = new Map();
     this.#listed = new Map(listing.sessions.map((s) => [s.key, s]));
     this.#blobs = new Map(files.map((f) => [normPath(f.path), f.blob]));
+    const fed = sourcesOfListing(listing, this.#blobs);
+    this.history.setSources(fed.sources, fed.notIndexed);
     const first = listing.sessions[0] ? await this.#built(listing.sessions[0].key) : null;
     if (abort.signal.aborted || generation !== this.#generation) {
       return { ok: false, generation, superseded: true, message: 'A newer load replaced this one.' };
@@ -351,6 +364,7 @@ export class Engine {
     this.#lru.clear();
     this.#building.clear();
     this.#pool?.clear();
+    this.history.setSources([]);
   }
 
   /**
@@ -370,11 +384,12 @@ export class Engine {
       if (!pool || !listed || this.#isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
       return scanInPool(pool, request, { cacheKey: `${this.#generation}:${key}`, key, files: this.#listedFiles(listed), listed });
     };
-    return runSearch(
+    // The history index waits while a search runs.
+    return this.history.hold(runSearch(
       request,
       picked.map((key) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) })),
       { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
-    );
+    ));
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
@@ -551,6 +566,19 @@ export class Engine {
     return entry.rows;
   }
 
+  // ── the history index (services/history.ts) ─────────────────────────────
+
+  historyStart() { return this.history.start(); }
+  historyStatus() { return { ...this.history.status(), notice: this.history.notice }; }
+  historyDigests(from: number) { return this.history.digests(from); }
+  historyFailures() { return this.history.failures(); }
+  historyCalls(from: number, to: number) { return this.history.calls(from, to); }
+  historyCancel() { this.history.cancel(); }
+  historyClear() { return this.history.clear(); }
+  historyStored() { return this.history.stored(); }
+  /** A history usage report over every indexed session's calls (view/history/reports.ts, once it lands). */
+  async historyUsage(query: UsageQuery) { void query; return null; }
+
   // ── cached reopen (store/row-index.ts) ───────────────────────────────────
 
   #rowStore(): Promise<RowIndex | null> {
@@ -681,6 +709,12 @@ export class Engine {
       changed.push({ key, keepRows: keep });
     }
     for (const key of up.removed) this.#sessions.delete(key);
+    // The history index takes the rebuilt sessions (their appended bytes were read once, above).
+    this.history.live(up.changed.flatMap((key) => {
+      const loaded = live.session(key);
+      const leaf = loaded?.files.findLast((f) => f.kind === 'transcript') ?? loaded?.files[0];
+      return loaded ? [{ loaded, listed: { key, project: leaf ? dirOf(leaf.path) : '', harness: loaded.meta.harness } }] : [];
+    }), up.removed);
     const sessions = live.sessions();
     // Keep the engine's map in the live order (newest first) for timeline([]).
     this.#sessions = new Map(sessions.flatMap((s) => { const e = this.#sessions.get(s.key); return e ? [[s.key, e] as const] : []; }));

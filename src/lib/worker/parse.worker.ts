@@ -3,9 +3,10 @@
 import * as Comlink from 'comlink';
 import { Engine } from './engine.ts';
 import { openRowIndex } from '../store/row-index.ts';
+import { openHistoryStore } from '../store/history-index.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
-const engine = new Engine({ rowIndex: () => openRowIndex() });
+const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
 
 const api = {
   load: engine.load.bind(engine),
@@ -37,7 +38,16 @@ const api = {
   scanRecords: engine.scanRecords.bind(engine),
   loadPersisted: engine.loadPersisted.bind(engine),
   persistIndex: engine.persistIndex.bind(engine),
-  pruneIndexes: engine.pruneIndexes.bind(engine)
+  pruneIndexes: engine.pruneIndexes.bind(engine),
+  historyStart: engine.historyStart.bind(engine),
+  historyStatus: engine.historyStatus.bind(engine),
+  historyDigests: engine.historyDigests.bind(engine),
+  historyFailures: engine.historyFailures.bind(engine),
+  historyCalls: engine.historyCalls.bind(engine),
+  historyUsage: engine.historyUsage.bind(engine),
+  historyCancel: engine.historyCancel.bind(engine),
+  historyClear: engine.historyClear.bind(engine),
+  historyStored: engine.historyStored.bind(engine)
 };
 
 export type ParseWorkerApi = typeof api;

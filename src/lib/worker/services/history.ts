@@ -1,0 +1,269 @@
+// The history service: the background history index of the loaded tree (issue 21). Fed by the
+// catalog's listing (the root hands it `sources`), it reads every listed session once on a pool
+// of lanes (view/history/queue.ts over view/history/lane.ts, in search workers where they start:
+// worker/history-lanes.ts), keeps each one's entry (digest, billed calls, search index) in its
+// IndexedDB store (store/history-index.ts) and answers the page: status, digests for the list,
+// failures, reports over the calls. A re-dropped tree reads only sessions whose stored entry
+// misses (a changed file changes the listed key or the files' signature). An open or a search
+// preempts it (hold). A followed folder's rebuilt sessions (appended bytes only, ingest/live.ts)
+// update their entries here (live). A store that fails (full, blocked) leaves the index in memory,
+// the figures marked partial.
+import type { ListedRef } from '../../ingest/listed.ts';
+import type { InputFile, LoadedSession } from '../../ingest/types.ts';
+import type { HistoryStore } from '../../store/history-index.ts';
+import { entryOf } from '../../view/history/entry.ts';
+import { HistoryQueue, type QueueItem } from '../../view/history/queue.ts';
+import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
+import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
+
+/** One listed session as the catalog hands it over. */
+export interface HistorySource {
+  key: string;
+  listed: ListedRef & { bytes: number; title: string };
+  /** Its files' signature (path, size, modification time each): a file that changed misses the stored entry. */
+  sig: string;
+  /** Its File handles, taken when a lane gets it. */
+  files: () => InputFile[];
+}
+
+/** What the list needs of an indexed session. */
+export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
+
+interface Indexed {
+  digest: SessionDigest;
+  calls: number;
+  bytes: number;
+}
+
+/** Entries written per store transaction. */
+const WRITE_BATCH = 24;
+
+export class HistoryService {
+  #openStore: () => Promise<HistoryStore | null>;
+  #store: Promise<HistoryStore | null> | null = null;
+  #lanes: () => HistoryLane[];
+  #queue: HistoryQueue | null = null;
+  #generation = 0;
+  #sources: HistorySource[] = [];
+  #notIndexed: FileNotIndexed[] = [];
+  #indexed = new Map<string, Indexed>();
+  /** Sessions in the order they were indexed (the page pages the digests from where it was). */
+  #order: string[] = [];
+  /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
+  #memory = new Map<string, HistoryEntry>();
+  #failed = new Map<string, HistoryFailure>();
+  #pending: { entry: HistoryEntry; sig: string }[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #bytes = 0;
+  #startedAt = 0;
+  #ms = 0;
+  #started = false;
+  #partial = false;
+  notice: string | null = null;
+
+  constructor(opts: { store: () => Promise<HistoryStore | null>; lanes?: () => HistoryLane[] }) {
+    this.#openStore = opts.store;
+    this.#lanes = opts.lanes ?? (() => []);
+  }
+
+  #db(): Promise<HistoryStore | null> {
+    this.#store ??= this.#openStore().catch(() => null);
+    return this.#store;
+  }
+
+  /** A new load's listing replaces the index's work (nothing is read until start()). */
+  setSources(sources: HistorySource[], notIndexed: FileNotIndexed[] = []): void {
+    this.#queue?.cancel();
+    this.#generation++;
+    this.#sources = sources;
+    this.#notIndexed = notIndexed;
+    this.#indexed = new Map();
+    this.#order = [];
+    this.#memory = new Map();
+    this.#failed = new Map();
+    this.#pending = [];
+    this.#bytes = 0;
+    this.#ms = 0;
+    this.#started = false;
+  }
+
+  /** Indexes every listed session not already stored; resolves once all are indexed or failed. */
+  async start(): Promise<HistoryStatus> {
+    if (this.#started) return this.status();
+    this.#started = true;
+    const generation = this.#generation;
+    this.#startedAt = performance.now();
+    const store = await this.#db();
+    const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map();
+    if (generation !== this.#generation) return this.status();
+    for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
+    this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
+    const todo = this.#sources.filter((s) => !heads.has(s.key));
+    const bySource = new Map(todo.map((s) => [s.key, s]));
+    const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
+    this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane());
+    if (items.length) await this.#queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    if (generation === this.#generation) {
+      this.#flush();
+      await this.#writing;
+      this.#ms = performance.now() - this.#startedAt;
+    }
+    return this.status();
+  }
+
+  #took(generation: number, source: HistorySource, r: HistoryResult): void {
+    if (generation !== this.#generation) return;
+    if (!r.ok) {
+      this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
+      return;
+    }
+    this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
+    this.#memory.set(source.key, r.entry);
+    this.#pending.push({ entry: r.entry, sig: source.sig });
+    if (this.#pending.length >= WRITE_BATCH) this.#flush();
+  }
+
+  #add(key: string, x: Indexed): void {
+    if (!this.#indexed.has(key)) this.#order.push(key);
+    this.#indexed.set(key, x);
+  }
+
+  /** Writes what is pending, one transaction after another; a failed write keeps it in memory. */
+  #flush(): void {
+    const batch = this.#pending;
+    this.#pending = [];
+    if (!batch.length) return;
+    const generation = this.#generation;
+    this.#writing = this.#writing.then(async () => {
+      // After a failed write the rest stays in memory (a full disk does not empty while the page is open).
+      if (this.#partial) return;
+      const store = await this.#db();
+      const out = store ? await store.put(batch) : null;
+      if (generation !== this.#generation) return;
+      if (out?.ok) {
+        this.#bytes += out.bytes;
+        for (const { entry } of batch) this.#memory.delete(entry.key);
+        const sizes = out.sizes;
+        for (const { entry } of batch) {
+          const x = this.#indexed.get(entry.key);
+          if (x) x.bytes = sizes.get(entry.key) ?? 0;
+        }
+        return;
+      }
+      this.#partial = true;
+      this.notice = out && !out.ok && out.quota
+        ? 'The browser has no room left for the history index: its figures are partial (kept until the page is closed).'
+        : `The history index could not be stored in this browser (${out && !out.ok ? out.message : 'no storage'}): its figures are partial (kept until the page is closed).`;
+    });
+  }
+
+  /** Pauses the index while `p` (an open, a search) is in flight. */
+  hold<T>(p: Promise<T>): Promise<T> {
+    return this.#queue ? this.#queue.hold(p) : p;
+  }
+
+  /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
+  cancel(): void {
+    this.#queue?.cancel();
+    this.#started = false;
+  }
+
+  status(): HistoryStatus {
+    let calls = 0;
+    for (const x of this.#indexed.values()) calls += x.calls;
+    const listed = this.#sources.length;
+    const indexed = this.#indexed.size;
+    const failed = this.#failed.size;
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed };
+  }
+
+  /** Digests for the list, in the order indexed, from `from` on. */
+  digests(from: number): { next: number; rows: HistoryDigestRow[] } {
+    const rows = this.#order.slice(Math.max(0, from)).flatMap((k) => {
+      const d = this.#indexed.get(k)?.digest;
+      return d ? [{ key: d.key, turns: d.turns, costUsd: d.costUsd, unpricedMessages: d.unpricedMessages, project: d.project, startedAt: d.startedAt, endedAt: d.endedAt }] : [];
+    });
+    return { next: this.#order.length, rows };
+  }
+
+  digest(key: string): SessionDigest | null {
+    return this.#indexed.get(key)?.digest ?? null;
+  }
+
+  /** Sessions that could not be indexed, and the files the index holds none of, each with its reason. */
+  failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[] } {
+    return { sessions: [...this.#failed.values()], files: this.#notIndexed };
+  }
+
+  /** Billed calls [from, to) over every indexed session, in list order (for exports). */
+  async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
+    const keys = this.#sources.map((s) => s.key).filter((k) => this.#indexed.has(k));
+    const total = keys.reduce((n, k) => n + (this.#indexed.get(k)?.calls ?? 0), 0);
+    const wanted: { key: string; skip: number; take: number }[] = [];
+    let at = 0;
+    for (const k of keys) {
+      const n = this.#indexed.get(k)?.calls ?? 0;
+      if (at + n > from && at < to) wanted.push({ key: k, skip: Math.max(0, from - at), take: Math.min(n, to - at) });
+      at += n;
+      if (at >= to) break;
+    }
+    const stored = await this.#bodies(wanted.map((w) => w.key));
+    const calls = wanted.flatMap((w) => (stored.get(w.key) ?? []).slice(w.skip, w.take));
+    return { total, calls };
+  }
+
+  /** Every indexed session's billed calls (history usage reports run over them). */
+  async allCalls(): Promise<BilledCall[]> {
+    const keys = [...this.#indexed.keys()];
+    const bodies = await this.#bodies(keys);
+    return keys.flatMap((k) => bodies.get(k) ?? []);
+  }
+
+  async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
+    await this.#writing;
+    const out = new Map<string, BilledCall[]>();
+    const rest: string[] = [];
+    for (const k of keys) {
+      const m = this.#memory.get(k);
+      if (m) out.set(k, m.calls);
+      else rest.push(k);
+    }
+    const store = rest.length ? await this.#db() : null;
+    if (store) for (const [k, b] of await store.bodies(rest)) out.set(k, b.calls);
+    return out;
+  }
+
+  /** A followed folder: its sessions' entries from the rebuilt sessions (kept in memory: their files still grow). */
+  live(changed: { loaded: LoadedSession; listed: { key: string; project: string; harness: LoadedSession['meta']['harness'] } }[], removed: string[] = []): void {
+    for (const key of removed) {
+      this.#indexed.delete(key);
+      this.#memory.delete(key);
+      this.#order = this.#order.filter((k) => k !== key);
+      this.#sources = this.#sources.filter((s) => s.key !== key);
+    }
+    for (const { loaded, listed } of changed) {
+      const entry = entryOf(loaded, { key: listed.key, project: listed.project, harness: listed.harness ?? 'claude-code' });
+      if (!this.#sources.some((s) => s.key === listed.key)) {
+        this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
+      }
+      this.#memory.set(listed.key, entry);
+      this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
+    }
+    this.#started = true;
+  }
+
+  /** What the store holds over every tree indexed in this browser (the start page's line). */
+  async stored(): Promise<{ sessions: number; bytes: number; partial: boolean }> {
+    const store = await this.#db();
+    const s = store ? await store.stats() : { sessions: 0, bytes: 0 };
+    return { ...s, partial: this.#partial || !store };
+  }
+
+  /** Forgets the whole stored index (the start page's Clear); what this page indexed stays until reload. */
+  async clear(): Promise<void> {
+    await this.#writing;
+    await (await this.#db())?.clear();
+    this.#bytes = 0;
+    for (const x of this.#indexed.values()) x.bytes = 0;
+  }
+}
