@@ -1,21 +1,20 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyId, openHistoryStore } from './history-index.ts';
-import type { HistoryEntry } from '../view/history/types.ts';
 
 let n = 0;
 const fresh = () => `loupe-history-test-${++n}`;
 
-function entry(key: string, endedAt: number, calls = 3): HistoryEntry {
+function entry(key: string, endedAt: number, calls = 3) {
   return {
     key,
     digest: { key, title: `t ${key}`, project: 'p', harness: 'claude-code', startedAt: endedAt - 10, endedAt, bytes: 100, turns: 2, prompts: 2, tools: { Bash: { calls: 1, failures: 0 } }, filesTouched: [], compactions: 0, subagents: 0, costUsd: 0.5, unpricedMessages: 0 },
-    calls: Array.from({ length: calls }, (_, i) => ({ id: `${key}:${i}`, ms: endedAt, sessionId: key, sessionKey: key, project: 'p', harness: 'claude-code' as const, model: 'claude-sonnet-4-5', serviceTier: null, input: 1, output: 2, cacheRead: 3, cacheWrite5m: 4, cacheWrite1h: 0, webSearches: 0, onPath: true, subagent: false }))
+    calls: Array.from({ length: calls }, (_, i) => ({ id: `${key}:${i}`, ms: endedAt, sessionId: key, sessionKey: key, project: 'p', harness: 'claude-code', model: 'claude-sonnet-4-5', serviceTier: null, input: 1, output: 2, cacheRead: 3, cacheWrite5m: 4, cacheWrite1h: 0, webSearches: 0, onPath: true, subagent: false }))
   };
 }
 
 async function open(opts: { maxBytes?: number } = {}) {
-  const s = await openHistoryStore({ dbName: fresh(), ...opts });
+  const s = await openHistoryStore<ReturnType<typeof entry>['digest'], ReturnType<typeof entry>['calls'][number]>({ dbName: fresh(), ...opts });
   if (!s) throw new Error('no store');
   return s;
 }
@@ -28,7 +27,7 @@ afterEach(() => {
 describe('history index store', () => {
   it('reads back heads whose files signature matches, bodies on demand, and counts its bytes', async () => {
     const s = await open();
-    const put = await s.put([{ entry: entry('a', 1000), sig: 'sa' }, { entry: entry('b', 2000), sig: 'sb' }]);
+    const put = await s.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }, { entry: entry('b', 2000), sig: 'sb', lastMs: 2000 }]);
     expect(put.ok && put.evicted).toBe(0);
     const heads = await s.heads(new Map([['a', 'sa'], ['b', 'changed'], ['c', 'sc']]));
     expect([...heads.keys()]).toEqual(['a']);
@@ -54,8 +53,8 @@ describe('history index store', () => {
   it('stays under its cap by evicting the oldest history first', async () => {
     const one = JSON.stringify(entry('k0', 5)).length;
     const s = await open({ maxBytes: one * 3.5 * 1.3 });
-    for (const [k, t] of [['old', 100], ['newer', 300], ['mid', 200]] as const) await s.put([{ entry: entry(k, t), sig: 'x' }]);
-    const out = await s.put([{ entry: entry('newest', 400), sig: 'x' }]);
+    for (const [k, t] of [['old', 100], ['newer', 300], ['mid', 200]] as const) await s.put([{ entry: entry(k, t), sig: 'x', lastMs: t }]);
+    const out = await s.put([{ entry: entry('newest', 400), sig: 'x', lastMs: 400 }]);
     expect(out.ok && out.evicted).toBeGreaterThanOrEqual(1);
     const left = await s.heads(new Map(['old', 'mid', 'newer', 'newest'].map((k) => [k, 'x'])));
     expect(left.has('old')).toBe(false);
@@ -65,7 +64,7 @@ describe('history index store', () => {
 
   it('a full disk: evicts the oldest history and retries; still full reports quota and throws nothing', async () => {
     const s = await open();
-    await s.put([{ entry: entry('old', 1100), sig: 'x' }, { entry: entry('mid', 1200), sig: 'x' }]);
+    await s.put([{ entry: entry('old', 1100), sig: 'x', lastMs: 1100 }, { entry: entry('mid', 1200), sig: 'x', lastMs: 1200 }]);
     // The disk holds two entries' worth: a third fails until one is gone.
     let stored = 2;
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
@@ -79,7 +78,7 @@ describe('history index store', () => {
       return origDelete.apply(this, args);
     } as IDBObjectStore['delete'];
     try {
-      const out = await s.put([{ entry: entry('new', 1300), sig: 'x' }]);
+      const out = await s.put([{ entry: entry('new', 1300), sig: 'x', lastMs: 1300 }]);
       expect(out.ok && out.evicted).toBe(1);
       const left = await s.heads(new Map(['old', 'mid', 'new'].map((k) => [k, 'x'])));
       expect([...left.keys()].sort()).toEqual(['mid', 'new']);
@@ -87,7 +86,7 @@ describe('history index store', () => {
       IDBObjectStore.prototype.put = function () {
         throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       } as IDBObjectStore['put'];
-      const failed = await s.put([{ entry: entry('more', 1500), sig: 'x' }]);
+      const failed = await s.put([{ entry: entry('more', 1500), sig: 'x', lastMs: 1500 }]);
       expect(failed.ok).toBe(false);
       expect(!failed.ok && failed.quota).toBe(true);
     } finally {

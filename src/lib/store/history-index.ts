@@ -9,7 +9,14 @@
 // Like the other stores it never throws: a blocked database opens as null.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { MODEL_VERSION } from '../model/index.ts';
-import type { BilledCall, HistoryEntry, SessionDigest } from '../view/history/types.ts';
+
+/** What is stored of one session (view/history/types.ts HistoryEntry; opaque here). */
+export interface StoredEntry<D, C> {
+  key: string;
+  digest: D;
+  calls: C[];
+  search?: unknown;
+}
 
 export const HISTORY_DB_NAME = 'loupe-history-index';
 /** Bump when what is stored changes shape (the digest, the call rows). */
@@ -19,7 +26,7 @@ export const HISTORY_MAX_BYTES = 512 * 1024 * 1024;
 
 export const historyId = (key: string) => `${key}|${MODEL_VERSION}|${HISTORY_FORMAT}`;
 
-export interface HistoryHead {
+export interface HistoryHead<D> {
   id: string;
   key: string;
   /** The session's files as read (path, size, modification time): a subagent that grew misses. */
@@ -29,30 +36,31 @@ export interface HistoryHead {
   /** Bytes of head + body as stored. */
   bytes: number;
   savedAt: number;
-  digest: SessionDigest;
+  digest: D;
   calls: number;
 }
 
-interface Body {
+interface Body<C> {
   id: string;
-  calls: BilledCall[];
+  calls: C[];
   search?: unknown;
 }
 
-interface Schema extends DBSchema {
-  heads: { key: string; value: HistoryHead; indexes: { lastMs: number } };
-  bodies: { key: string; value: Body };
+interface Schema<D, C> extends DBSchema {
+  heads: { key: string; value: HistoryHead<D>; indexes: { lastMs: number } };
+  bodies: { key: string; value: Body<C> };
 }
 
 export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<string, number> } | { ok: false; quota: boolean; message: string; evicted: number };
 
-export interface HistoryStore {
+export interface HistoryStore<D = unknown, C = unknown> {
   /** Stored heads of these listed keys whose signature matches (a changed file misses). */
-  heads(wanted: ReadonlyMap<string, string>): Promise<Map<string, HistoryHead>>;
+  heads(wanted: ReadonlyMap<string, string>): Promise<Map<string, HistoryHead<D>>>;
   /** The billed calls and search index of these keys (absent: not stored). */
-  bodies(keys: readonly string[]): Promise<Map<string, { calls: BilledCall[]; search?: unknown }>>;
-  /** Stores entries (one transaction); over the cap or on a full disk the oldest history is evicted first. */
-  put(entries: readonly { entry: HistoryEntry; sig: string }[]): Promise<PutOutcome>;
+  bodies(keys: readonly string[]): Promise<Map<string, { calls: C[]; search?: unknown }>>;
+  /** Stores entries (one transaction); over the cap or on a full disk the oldest history (by
+   *  `lastMs`, the session's last activity) is evicted first. */
+  put(entries: readonly { entry: StoredEntry<D, C>; sig: string; lastMs: number }[]): Promise<PutOutcome>;
   remove(keys: readonly string[]): Promise<void>;
   stats(): Promise<{ sessions: number; bytes: number }>;
   clear(): Promise<void>;
@@ -66,13 +74,13 @@ export function isQuotaError(e: unknown): boolean {
 
 const sizeOf = (v: unknown) => JSON.stringify(v)?.length ?? 0;
 
-export async function openHistoryStore(opts: { dbName?: string; maxBytes?: number; now?: () => number } = {}): Promise<HistoryStore | null> {
+export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?: number; now?: () => number } = {}): Promise<HistoryStore<D, C> | null> {
   const maxBytes = opts.maxBytes ?? HISTORY_MAX_BYTES;
   const now = opts.now ?? Date.now;
-  let db: IDBPDatabase<Schema>;
+  let db: IDBPDatabase<Schema<D, C>>;
   try {
     if (typeof indexedDB === 'undefined') return null;
-    db = await openDB<Schema>(opts.dbName ?? HISTORY_DB_NAME, 1, {
+    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 1, {
       upgrade(d) {
         d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
         d.createObjectStore('bodies', { keyPath: 'id' });
@@ -126,7 +134,7 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
     const m = await known();
     for (const id of ids) m.delete(id);
   };
-  const write = async (rows: { head: HistoryHead; body: Body }[]) => {
+  const write = async (rows: { head: HistoryHead<D>; body: Body<C> }[]) => {
     const tx = db.transaction(['heads', 'bodies'], 'readwrite');
     for (const r of rows) {
       void tx.objectStore('heads').put(r.head).catch(() => undefined);
@@ -139,7 +147,7 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
 
   return {
     async heads(wanted) {
-      const out = new Map<string, HistoryHead>();
+      const out = new Map<string, HistoryHead<D>>();
       try {
         const tx = db.transaction('heads');
         const got = await Promise.all([...wanted.keys()].map((key) => tx.store.get(historyId(key))));
@@ -150,7 +158,7 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
       return out;
     },
     async bodies(keys) {
-      const out = new Map<string, { calls: BilledCall[]; search?: unknown }>();
+      const out = new Map<string, { calls: C[]; search?: unknown }>();
       try {
         const tx = db.transaction('bodies');
         const got = await Promise.all(keys.map((key) => tx.store.get(historyId(key))));
@@ -164,10 +172,10 @@ export async function openHistoryStore(opts: { dbName?: string; maxBytes?: numbe
     },
     async put(entries) {
       const savedAt = now();
-      const rows = entries.map(({ entry, sig }) => {
+      const rows = entries.map(({ entry, sig, lastMs }) => {
         const id = historyId(entry.key);
-        const body: Body = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
-        const head: HistoryHead = { id, key: entry.key, sig, lastMs: entry.digest.endedAt ?? entry.digest.startedAt ?? 0, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
+        const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
+        const head: HistoryHead<D> = { id, key: entry.key, sig, lastMs, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
         head.bytes = sizeOf(head) + sizeOf(body);
         return { head, body };
       });

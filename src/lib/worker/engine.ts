@@ -42,7 +42,7 @@ import { HistoryService } from './services/history.ts';
 import { sourcesOfListing, sourcesOfLoaded } from './services/history-sources.ts';
 import { startHistoryLanes } from './history-lanes.ts';
 import type { HistoryStore } from '../store/history-index.ts';
-import type { UsageQuery } from '../view/history/types.ts';
+import type { BilledCall, SessionDigest, UsageQuery } from '../view/history/types.ts';
 
 /** The persisted row index as the engine stores it. */
 export type RowIndex = RowIndexStore<SessionSummary, ChatRow, TimelineLayout>;
@@ -108,7 +108,7 @@ export class Engine {
   /** The history index (services/history.ts): every listed session read once in the background. */
   readonly history: HistoryService;
 
-  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null; history?: HistoryService; historyStore?: () => Promise<HistoryStore | null> } = {}) {
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null; history?: HistoryService; historyStore?: () => Promise<HistoryStore<SessionDigest, BilledCall> | null> } = {}) {
     this.history = opts.history ?? new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: startHistoryLanes });
     this.#lru = new ByteLru<Entry>(opts.builtBudget ?? BUILT_BUDGET, 1);
     this.#openRowIndex = opts.rowIndex ?? (() => Promise.resolve(null));

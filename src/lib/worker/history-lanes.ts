@@ -38,7 +38,7 @@ function workerLane(): HistoryLane {
       return new Promise<HistoryResult>((resolve, reject) => {
         waiting.add(reject);
         withBytes(job)
-          .then((j) => api.index(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))))
+          .then((j): Promise<HistoryResult> => api.index(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))) as Promise<HistoryResult>)
           .then(resolve, reject)
           .finally(() => waiting.delete(reject));
       });

@@ -99,7 +99,10 @@ export class HistoryQueue {
   #pump(): void {
     if (this.#holds) return;
     const live = this.#slots.filter((s) => !s.dead);
-    if (!live.length) return this.#drainToFallback();
+    if (!live.length) {
+      void this.#drainToFallback();
+      return;
+    }
     for (let filled = true; filled && this.#queue.length; ) {
       filled = false;
       for (const slot of live) {

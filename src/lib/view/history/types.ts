@@ -4,7 +4,10 @@
 // crosses the worker boundary and goes into IndexedDB as it is.
 // The digest and the calls are computed from a built session (view/history/digest.ts,
 // view/history/calls.ts); reports (view/history/reports.ts) and exports read the calls only.
-import type { HarnessId } from '../../model/harness/kit.ts';
+import type { ScannedSession } from '../../ingest/scan.ts';
+
+/** The agent that wrote a session (views never name one: tests/unit/harness-names.test.ts). */
+type HarnessId = ScannedSession['harness'];
 
 /** One billed API call. Counted once across the whole history by `id`. */
 export interface BilledCall {
@@ -96,6 +99,8 @@ export interface HistoryStatus {
   partial?: boolean;
   /** Files inside the tree that no index entry holds (foreign, unreadable, truncated). */
   filesNotIndexed?: number;
+  /** Sessions this run read from their files (the rest came from the stored index). */
+  read?: number;
 }
 
 /** A file inside the dropped tree the index does not hold, and why. */

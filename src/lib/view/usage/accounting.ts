@@ -52,7 +52,7 @@ function price(call: ApiCall, table: PriceTable): Priced {
 	return { call, cost: cost === null && totalOf(call) === 0 ? 0 : cost };
 }
 
-// A call with no usable time (Strap and Cursor record none) counts under no day, never throws.
+// A call with no usable time (some harnesses record none) counts under no day, never throws.
 const dayOf = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : 'no date');
 
 interface ToolCallSeen {

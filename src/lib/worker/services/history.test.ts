@@ -82,6 +82,8 @@ describe('history service', () => {
     const again = await loaded(name, files);
     const st2 = await again.engine.historyStart();
     expect(again.lane.ran).toEqual([]);
+    expect(st2.read).toBe(0);
+    expect(status.read).toBe(status.listed);
     expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored });
     expect(again.engine.historyDigests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
   });

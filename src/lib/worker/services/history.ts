@@ -26,6 +26,8 @@ export interface HistorySource {
   files: () => InputFile[];
 }
 
+type Store = HistoryStore<SessionDigest, BilledCall>;
+
 /** What the list needs of an indexed session. */
 export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
 
@@ -39,8 +41,8 @@ interface Indexed {
 const WRITE_BATCH = 24;
 
 export class HistoryService {
-  #openStore: () => Promise<HistoryStore | null>;
-  #store: Promise<HistoryStore | null> | null = null;
+  #openStore: () => Promise<Store | null>;
+  #store: Promise<Store | null> | null = null;
   #lanes: () => HistoryLane[];
   #queue: HistoryQueue | null = null;
   #generation = 0;
@@ -52,21 +54,22 @@ export class HistoryService {
   /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
   #memory = new Map<string, HistoryEntry>();
   #failed = new Map<string, HistoryFailure>();
-  #pending: { entry: HistoryEntry; sig: string }[] = [];
+  #pending: { entry: HistoryEntry; sig: string; lastMs: number }[] = [];
   #writing: Promise<void> = Promise.resolve();
   #bytes = 0;
+  #read = 0;
   #startedAt = 0;
   #ms = 0;
   #started = false;
   #partial = false;
   notice: string | null = null;
 
-  constructor(opts: { store: () => Promise<HistoryStore | null>; lanes?: () => HistoryLane[] }) {
+  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[] }) {
     this.#openStore = opts.store;
     this.#lanes = opts.lanes ?? (() => []);
   }
 
-  #db(): Promise<HistoryStore | null> {
+  #db(): Promise<Store | null> {
     this.#store ??= this.#openStore().catch(() => null);
     return this.#store;
   }
@@ -83,6 +86,7 @@ export class HistoryService {
     this.#failed = new Map();
     this.#pending = [];
     this.#bytes = 0;
+    this.#read = 0;
     this.#ms = 0;
     this.#started = false;
   }
@@ -94,7 +98,7 @@ export class HistoryService {
     const generation = this.#generation;
     this.#startedAt = performance.now();
     const store = await this.#db();
-    const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map();
+    const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map<string, never>();
     if (generation !== this.#generation) return this.status();
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
@@ -113,13 +117,15 @@ export class HistoryService {
 
   #took(generation: number, source: HistorySource, r: HistoryResult): void {
     if (generation !== this.#generation) return;
+    this.#read++;
     if (!r.ok) {
       this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
       return;
     }
     this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
     this.#memory.set(source.key, r.entry);
-    this.#pending.push({ entry: r.entry, sig: source.sig });
+    const d = r.entry.digest;
+    this.#pending.push({ entry: r.entry, sig: source.sig, lastMs: d.endedAt ?? d.startedAt ?? 0 });
     if (this.#pending.length >= WRITE_BATCH) this.#flush();
   }
 
@@ -174,7 +180,7 @@ export class HistoryService {
     const listed = this.#sources.length;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed };
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
@@ -247,6 +253,8 @@ export class HistoryService {
         this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
       }
       this.#memory.set(listed.key, entry);
+      // Moved to the end of the order: the page pages digests from where it was, so it sees this one again.
+      this.#order = this.#order.filter((k) => k !== listed.key);
       this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
     }
     this.#started = true;
