@@ -17,7 +17,10 @@ export interface BilledCall {
   id: string;
   /** Epoch ms of the call's line (null: no usable time; such calls count in totals, never in a period). */
   ms: number | null;
-  /** The session id the call's line records (`sessionId`), else the listed session's id. */
+  /** The session the call counts for, as ccusage groups it: the id of the transcript file the
+   *  call is kept from (its stem; a subagent file's or inline sidechain's parent session), else
+   *  the listed session's id (other harnesses). A resumed session's copied line counts for the
+   *  file it is read from, like ccusage (docs/usage-counting.md). */
   sessionId: string;
   /** Loupe's key of the listed session the call was read from. */
   sessionKey: string;
@@ -36,6 +39,10 @@ export interface BilledCall {
   onPath: boolean;
   /** Read from a subagent transcript (file or inline sidechain). */
   subagent: boolean;
+  /** The transcript path the kept copy was read from, and its 1-based line: ties between copies
+   *  go to the first in path order (ccusage reads files in path order). */
+  file?: string;
+  line?: number;
 }
 
 /** Per tool: how often it was called and how many of those calls failed. */
