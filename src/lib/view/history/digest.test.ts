@@ -1,4 +1,4 @@
-// The history lane's entry equals a full build's: every session of every corpus and fixture
+// The history lane's entry (digest and billed calls) equals a full build's: every session of every corpus and fixture
 // folder is listed by the scan (as a big drop lists it), indexed by the lane from its listed
 // files, and its digest compared with digestOf over the session a full load of the whole folder
 // builds (the path a small drop takes). The digest's figures are then held to the built
@@ -12,6 +12,7 @@ import { scanInputs } from '../../ingest/scan.ts';
 import { stemOf } from '../../ingest/paths.ts';
 import type { InputFile } from '../../ingest/types.ts';
 import { sessionUsage } from '../usage/accounting.ts';
+import { billedCalls } from './calls.ts';
 import { digestOf } from './digest.ts';
 import { indexSession } from './lane.ts';
 
@@ -36,6 +37,7 @@ describe('history digest', () => {
   it('the lane digest of every listed corpus and fixture session equals digestOf over a full build of the same files', async () => {
     let compared = 0;
     let fromFull = 0;
+    let calls = 0;
     for (const dir of FOLDERS) {
       const files = drop(dir);
       const { listing } = await scanInputs(files);
@@ -52,12 +54,15 @@ describe('history digest', () => {
         if (reference === built) fromFull++;
         const expected = digestOf(reference!, listed);
         expect(result.entry.digest, `${dir}: ${listed.key}`).toEqual(expected);
+        expect(result.entry.calls, `${dir}: ${listed.key} calls`).toEqual(billedCalls(reference!, { sessionKey: listed.key, project: listed.project, harness: listed.harness }));
+        calls += result.entry.calls.length;
         expect(result.entry.digest.turns).toBe(reference!.result.session.turns.length);
         expect(result.entry.digest.costUsd).toBeCloseTo(sessionUsage(reference!).total.costUsd, 9);
         compared++;
       }
     }
     expect(compared).toBeGreaterThan(60);
+    expect(calls).toBeGreaterThan(100);
     // Most sessions are held to the whole-folder build, not to a build of their own files.
     expect(fromFull).toBeGreaterThan(compared * 0.8);
   });

@@ -70,6 +70,14 @@ describe('history service', () => {
     expect(status.indexed + status.failed).toBe(status.listed);
     expect(status.failed).toBe(0);
     expect(status.bytesStored).toBeGreaterThan(0);
+    expect(status.calls).toBeGreaterThan(out.list.length);
+    // The calls page in list order, together every indexed session's.
+    const all = await e.historyCalls(0, status.calls);
+    expect(all.total).toBe(status.calls);
+    expect(all.calls.length).toBe(status.calls);
+    const page = await e.historyCalls(5, 17);
+    expect(page.calls).toEqual(all.calls.slice(5, 17));
+    expect(new Set(all.calls.map((c) => c.sessionKey)).size).toBe(out.list.length);
     expect(new Set(lane.ran).size).toBe(lane.ran.length);
     expect(lane.ran.length).toBe(out.list.length);
     const { rows } = e.historyDigests(0);
@@ -84,7 +92,8 @@ describe('history service', () => {
     expect(again.lane.ran).toEqual([]);
     expect(st2.read).toBe(0);
     expect(status.read).toBe(status.listed);
-    expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored });
+    expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored, calls: status.calls });
+    expect((await again.engine.historyCalls(0, status.calls)).calls).toEqual(all.calls);
     expect(again.engine.historyDigests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
   });
 
