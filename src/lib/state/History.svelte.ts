@@ -14,7 +14,7 @@ export type { FileNotIndexed, HistoryFailure, HistoryStatus };
 const POLL_MS = 400;
 
 export class HistoryIndex {
-  status = $state.raw<(HistoryStatus & { notice: string | null }) | null>(null);
+  status = $state.raw<HistoryStatus | null>(null);
   /** Digests read so far, by session key. */
   digests = $state.raw(new Map<string, ListDigest>());
   failures = $state.raw<{ sessions: HistoryFailure[]; files: FileNotIndexed[] } | null>(null);
@@ -120,8 +120,7 @@ export class HistoryIndex {
 
   /** window.__loupe.history(): the worker's figures now. */
   async automation(): Promise<HistoryStatus> {
-    const s = await (await engineClient()).api.historyStatus();
-    const { notice: _notice, ...status } = s;
+    const { notice: _notice, ...status } = await (await engineClient()).api.historyStatus();
     return status;
   }
 }

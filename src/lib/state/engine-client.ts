@@ -29,6 +29,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
     const { openHistoryStore } = await import('../store/history-index.ts');
+    const { historyUsage } = await import('../worker/services/history-usage.ts');
     const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
@@ -61,15 +62,15 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       loadPersisted: async (...a) => engine.loadPersisted(...a),
       persistIndex: async (...a) => engine.persistIndex(...a),
       pruneIndexes: async (...a) => engine.pruneIndexes(...a),
-      historyStart: async () => engine.historyStart(),
-      historyStatus: async () => engine.historyStatus(),
-      historyDigests: async (...a) => engine.historyDigests(...a),
-      historyFailures: async () => engine.historyFailures(),
-      historyCalls: async (...a) => engine.historyCalls(...a),
-      historyUsage: async (...a) => engine.historyUsage(...a),
-      historyCancel: async () => engine.historyCancel(),
-      historyClear: async () => engine.historyClear(),
-      historyStored: async () => engine.historyStored()
+      historyStart: async () => engine.history.start(),
+      historyStatus: async () => engine.history.status(),
+      historyDigests: async (...a) => engine.history.digests(...a),
+      historyFailures: async () => engine.history.failures(),
+      historyCalls: async (...a) => engine.history.calls(...a),
+      historyUsage: async (...a) => historyUsage(engine.history, ...a),
+      historyCancel: async () => engine.history.cancel(),
+      historyClear: async () => engine.history.clear(),
+      historyStored: async () => engine.history.stored()
     };
     return { api, inWorker: false };
   }

@@ -4,6 +4,8 @@ import * as Comlink from 'comlink';
 import { Engine } from './engine.ts';
 import { openRowIndex } from '../store/row-index.ts';
 import { openHistoryStore } from '../store/history-index.ts';
+import { historyUsage } from './services/history-usage.ts';
+import type { UsageQuery } from '../view/history/types.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
 const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
@@ -39,15 +41,16 @@ const api = {
   loadPersisted: engine.loadPersisted.bind(engine),
   persistIndex: engine.persistIndex.bind(engine),
   pruneIndexes: engine.pruneIndexes.bind(engine),
-  historyStart: engine.historyStart.bind(engine),
-  historyStatus: engine.historyStatus.bind(engine),
-  historyDigests: engine.historyDigests.bind(engine),
-  historyFailures: engine.historyFailures.bind(engine),
-  historyCalls: engine.historyCalls.bind(engine),
-  historyUsage: engine.historyUsage.bind(engine),
-  historyCancel: engine.historyCancel.bind(engine),
-  historyClear: engine.historyClear.bind(engine),
-  historyStored: engine.historyStored.bind(engine)
+  // The history index (services/history.ts), straight from its service.
+  historyStart: () => engine.history.start(),
+  historyStatus: () => engine.history.status(),
+  historyDigests: (from: number) => engine.history.digests(from),
+  historyFailures: () => engine.history.failures(),
+  historyCalls: (from: number, to: number) => engine.history.calls(from, to),
+  historyUsage: (query: UsageQuery) => historyUsage(engine.history, query),
+  historyCancel: () => engine.history.cancel(),
+  historyClear: () => engine.history.clear(),
+  historyStored: () => engine.history.stored()
 };
 
 export type ParseWorkerApi = typeof api;

@@ -14,7 +14,7 @@
 //   for a subagent file (`<session>/subagents/agent-*.jsonl`) and an inline sidechain the
 //   session it belongs to.
 import type { Atom, LineCall, ParseResult, Usage } from '../../model/types.ts';
-import type { HarnessId } from '../../model/harness/kit.ts';
+import type { HarnessId } from '../../ingest/types.ts';
 import type { ClassifiedFile, LoadedSession } from '../../ingest/types.ts';
 import { tokensOf, totalOf, type Tokens } from '../usage/messages.ts';
 import type { BilledCall } from './types.ts';

@@ -68,6 +68,28 @@ describe('history queue', () => {
     expect(got).toEqual(['s1', 's2', 's3', 's4']);
   });
 
+  it('a busy foreground pauses it the same way, and its end resumes it', async () => {
+    const a = new GatedLane();
+    let busy = false;
+    let wake!: () => void;
+    const gate = { get busy() { return busy; }, idle: () => new Promise<void>((r) => (wake = r)) };
+    const q = new HistoryQueue([a], () => new GatedLane(), gate);
+    const done = q.run(['s1', 's2', 's3'].map((k) => item(k)), () => {});
+    await flush();
+    expect(a.started).toEqual(['s1', 's2']);
+    busy = true;
+    a.finishAll();
+    await flush();
+    expect(a.started).toEqual(['s1', 's2']);
+    expect(q.paused).toBe(true);
+    busy = false;
+    wake();
+    await flush();
+    expect(a.started).toEqual(['s1', 's2', 's3']);
+    a.finishAll();
+    await done;
+  });
+
   it('cancel drops the queue and the results still running; a dead lane hands its job to the fallback', async () => {
     const a = new GatedLane();
     const q = new HistoryQueue([a], () => new GatedLane());

@@ -4,7 +4,8 @@
 // for: hold(p) pauses the hand-out while p (an open, a search) is in flight; jobs already in a
 // lane finish, the rest wait. cancel() drops what is queued; what is running finishes and its
 // result is dropped. A lane that fails (its worker died) hands its job back; with no lane left,
-// the calling thread runs the rest one by one.
+// the calling thread runs the rest one by one. `gate` is the engine's foreground (worker/services/
+// foreground.ts): while the page waits for an open or a search, no session is handed out.
 import type { HistoryJob, HistoryLane, HistoryResult } from './lane.ts';
 
 export interface QueueItem {
@@ -12,6 +13,12 @@ export interface QueueItem {
   /** Bytes of the session's files (the first lane takes the largest, so no big one is left for last). */
   size: number;
   job: () => HistoryJob;
+}
+
+/** What the page is waiting for (worker/services/foreground.ts). */
+export interface QueueGate {
+  readonly busy: boolean;
+  idle(): Promise<void>;
 }
 
 interface Slot {
@@ -32,10 +39,13 @@ export class HistoryQueue {
   #done: (() => void) | null = null;
   #fallback: () => HistoryLane;
   #fallbackBusy = false;
+  #gate: QueueGate | null;
+  #waitingIdle = false;
 
-  constructor(lanes: HistoryLane[], fallback: () => HistoryLane) {
+  constructor(lanes: HistoryLane[], fallback: () => HistoryLane, gate: QueueGate | null = null) {
     this.#slots = lanes.map((lane) => ({ lane, running: 0, dead: false }));
     this.#fallback = fallback;
+    this.#gate = gate;
   }
 
   /** Sessions still waiting to be handed to a lane. */
@@ -44,7 +54,21 @@ export class HistoryQueue {
   }
 
   get paused(): boolean {
-    return this.#holds > 0;
+    return this.#holds > 0 || !!this.#gate?.busy;
+  }
+
+  /** Paused: nothing is handed out now; a foreground wait resumes the hand-out once it is over. */
+  #held(): boolean {
+    if (this.#holds) return true;
+    if (!this.#gate?.busy) return false;
+    if (!this.#waitingIdle) {
+      this.#waitingIdle = true;
+      void this.#gate.idle().then(() => {
+        this.#waitingIdle = false;
+        this.#pump();
+      });
+    }
+    return true;
   }
 
   /** Indexes these sessions (replacing a run in flight); resolves when every one is back or the run is cancelled. */
@@ -97,7 +121,7 @@ export class HistoryQueue {
   }
 
   #pump(): void {
-    if (this.#holds) return;
+    if (this.#held()) return;
     const live = this.#slots.filter((s) => !s.dead);
     if (!live.length) {
       void this.#drainToFallback();
@@ -106,7 +130,7 @@ export class HistoryQueue {
     for (let filled = true; filled && this.#queue.length; ) {
       filled = false;
       for (const slot of live) {
-        if (slot.running >= DEPTH || !this.#queue.length || this.#holds) continue;
+        if (slot.running >= DEPTH || !this.#queue.length || this.#held()) continue;
         const item = slot === live[0] && live.length > 1 ? this.#largest() : (this.#queue.shift() as QueueItem);
         void this.#start(slot, item);
         filled = true;
@@ -147,7 +171,7 @@ export class HistoryQueue {
     this.#fallbackBusy = true;
     const lane = this.#fallback();
     try {
-      while (this.#queue.length && !this.#holds) {
+      while (this.#queue.length && !this.#held()) {
         const generation = this.#generation;
         const item = this.#queue.shift() as QueueItem;
         this.#running++;

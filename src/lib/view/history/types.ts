@@ -4,10 +4,7 @@
 // crosses the worker boundary and goes into IndexedDB as it is.
 // The digest and the calls are computed from a built session (view/history/digest.ts,
 // view/history/calls.ts); reports (view/history/reports.ts) and exports read the calls only.
-import type { ScannedSession } from '../../ingest/scan.ts';
-
-/** The agent that wrote a session (views never name one: tests/unit/harness-names.test.ts). */
-type HarnessId = ScannedSession['harness'];
+import type { HarnessId } from '../../ingest/types.ts';
 
 /** One billed API call. Counted once across the whole history by `id`. */
 export interface BilledCall {
@@ -108,6 +105,8 @@ export interface HistoryStatus {
   filesNotIndexed?: number;
   /** Sessions this run read from their files (the rest came from the stored index). */
   read?: number;
+  /** One line for the page when storing failed (a full disk, a blocked database). */
+  notice?: string | null;
 }
 
 /** A file inside the dropped tree the index does not hold, and why. */

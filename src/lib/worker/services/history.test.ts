@@ -14,7 +14,6 @@ import { filesUnder } from '../../../../scripts/lib/files.ts';
 import { openHistoryStore } from '../../store/history-index.ts';
 import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import { Engine } from '../engine.ts';
-import { HistoryService } from './history.ts';
 
 let root = '';
 let files: { path: string; blob: Blob }[] = [];
@@ -49,8 +48,7 @@ class CountingLane implements HistoryLane {
 }
 
 async function engine(dbName: string, lane = new CountingLane()) {
-  const history = new HistoryService({ store: () => openHistoryStore({ dbName }), lanes: () => [lane] });
-  return { engine: new Engine({ searchPool: () => null, history }), lane };
+  return { engine: new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName }), historyLanes: () => [lane] }), lane };
 }
 
 async function loaded(dbName: string, given: { path: string; blob: Blob }[], lane?: CountingLane) {
@@ -64,7 +62,7 @@ describe('history service', () => {
   it('indexes every listed session once; its digests are the opened sessions\' exact turns; a re-drop reads nothing', async () => {
     const name = `h-${++db}`;
     const { engine: e, lane, out } = await loaded(name, files);
-    const status = await e.historyStart();
+    const status = await e.history.start();
     expect(status.listed).toBe(out.list.length);
     expect(status.ready).toBe(true);
     expect(status.indexed + status.failed).toBe(status.listed);
@@ -72,15 +70,15 @@ describe('history service', () => {
     expect(status.bytesStored).toBeGreaterThan(0);
     expect(status.calls).toBeGreaterThan(out.list.length);
     // The calls page in list order, together every indexed session's.
-    const all = await e.historyCalls(0, status.calls);
+    const all = await e.history.calls(0, status.calls);
     expect(all.total).toBe(status.calls);
     expect(all.calls.length).toBe(status.calls);
-    const page = await e.historyCalls(5, 17);
+    const page = await e.history.calls(5, 17);
     expect(page.calls).toEqual(all.calls.slice(5, 17));
     expect(new Set(all.calls.map((c) => c.sessionKey)).size).toBe(out.list.length);
     expect(new Set(lane.ran).size).toBe(lane.ran.length);
     expect(lane.ran.length).toBe(out.list.length);
-    const { rows } = e.historyDigests(0);
+    const { rows } = e.history.digests(0);
     expect(rows.length).toBe(out.list.length);
     for (const row of rows.slice(0, 6)) {
       const opened = await e.open(row.key);
@@ -88,19 +86,19 @@ describe('history service', () => {
     }
     // The same tree again (another page): every entry comes from the store.
     const again = await loaded(name, files);
-    const st2 = await again.engine.historyStart();
+    const st2 = await again.engine.history.start();
     expect(again.lane.ran).toEqual([]);
     expect(st2.read).toBe(0);
     expect(status.read).toBe(status.listed);
     expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored, calls: status.calls });
-    expect((await again.engine.historyCalls(0, status.calls)).calls).toEqual(all.calls);
-    expect(again.engine.historyDigests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
+    expect((await again.engine.history.calls(0, status.calls)).calls).toEqual(all.calls);
+    expect(again.engine.history.digests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
   });
 
   it('after an append, a truncation and a deleted file, re-reads only the sessions they changed', async () => {
     const name = `h-${++db}`;
     const first = await loaded(name, files);
-    await first.engine.historyStart();
+    await first.engine.history.start();
     // Three sessions of one file each (no resumed ancestor, no subagent): what changes is theirs alone.
     const { listing } = await scanInputs(files);
     const single = listing.sessions.filter((s) => s.files.length === 1).map((s) => files.find((f) => f.path === s.files[0])!);
@@ -118,7 +116,7 @@ describe('history service', () => {
           ? { path: f.path, blob: new File([`${cutLines.slice(0, Math.ceil(cutLines.length / 2)).join('\n')}\n`], 'c', { lastModified: 1_700_000_100_000 }) }
           : f);
     const second = await loaded(name, changed);
-    const st = await second.engine.historyStart();
+    const st = await second.engine.history.start();
     expect(st.ready).toBe(true);
     expect(st.listed).toBe(second.out.list.length);
     expect(st.listed).toBe(first.out.list.length - 1);
@@ -135,10 +133,10 @@ describe('history service', () => {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     } as IDBObjectStore['put'];
     const { engine: e, out } = await loaded(name, files);
-    const st = await e.historyStart();
+    const st = await e.history.start();
     expect(st).toMatchObject({ listed: out.list.length, indexed: out.list.length, ready: true, partial: true, bytesStored: 0 });
-    expect(e.historyStatus().notice).toMatch(/no room/);
-    expect(e.historyDigests(0).rows.length).toBe(out.list.length);
+    expect(e.history.status().notice).toMatch(/no room/);
+    expect(e.history.digests(0).rows.length).toBe(out.list.length);
     const first = out.list[0].key;
     expect((await e.open(first))?.turns).toBe(e.history.digest(first)?.turns);
     expect((await e.chatIndex(first))?.rows.length).toBeGreaterThan(0);
@@ -150,7 +148,7 @@ describe('history service', () => {
     let release!: () => void;
     lane.gate = new Promise((r) => (release = r));
     const { engine: e, out } = await loaded(name, files, lane);
-    const started = e.historyStart();
+    const started = e.history.start();
     await vi.waitFor(() => expect(lane.ran.length).toBe(2));
     // Every session the index starts after the open was asked for starts once the opened one is built.
     const target = out.list.at(-1)!.key;

@@ -1,32 +1,32 @@
 // The history service: the background history index of the loaded tree (issue 21). Fed by the
-// catalog's listing (the root hands it `sources`), it reads every listed session once on a pool
+// catalog's listing or a full load's sessions (the root hands it a HistoryFeed: the catalog as
+// `Listing`, the sessions service's loaded entries), it reads every listed session once on a pool
 // of lanes (view/history/queue.ts over view/history/lane.ts, in search workers where they start:
 // worker/history-lanes.ts), keeps each one's entry (digest, billed calls, search index) in its
 // IndexedDB store (store/history-index.ts) and answers the page: status, digests for the list,
 // failures, reports over the calls. A re-dropped tree reads only sessions whose stored entry
 // misses (a changed file changes the listed key or the files' signature). An open or a search
-// preempts it (hold). A followed folder's rebuilt sessions (appended bytes only, ingest/live.ts)
-// update their entries here (live). A store that fails (full, blocked) leaves the index in memory,
+// preempts it (the root's foreground: no session is handed to a lane while the page waits). A
+// followed folder's rebuilt sessions (appended bytes only, ingest/live.ts) update their entries
+// here (live). A store that fails (full, blocked) leaves the index in memory,
 // the figures marked partial.
-import type { ListedRef } from '../../ingest/listed.ts';
-import type { InputFile, LoadedSession } from '../../ingest/types.ts';
+import type { LoadedSession } from '../../ingest/types.ts';
 import type { HistoryStore } from '../../store/history-index.ts';
 import { entryOf } from '../../view/history/entry.ts';
-import { HistoryQueue, type QueueItem } from '../../view/history/queue.ts';
+import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history/queue.ts';
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
-
-/** One listed session as the catalog hands it over. */
-export interface HistorySource {
-  key: string;
-  listed: ListedRef & { bytes: number; title: string };
-  /** Its files' signature (path, size, modification time each): a file that changed misses the stored entry. */
-  sig: string;
-  /** Its File handles, taken when a lane gets it. */
-  files: () => InputFile[];
-}
+import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
+import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
+export type HistoryStoreOpener = () => Promise<Store | null>;
+
+/** What the root hands the service: the catalog's listing and the loaded (full load, followed) sessions. */
+export interface HistoryFeed {
+  listing: Pick<Listing, 'sessions' | 'listedFiles' | 'onChange'> & { unused(): FileNotIndexed[] };
+  loaded(): ReadonlyMap<string, { loaded: LoadedSession }>;
+}
 
 /** What the list needs of an indexed session. */
 export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
@@ -37,9 +37,7 @@ interface Indexed {
   bytes: number;
 }
 
-/** Entries written per store transaction. */
-const WRITE_BATCH = 24;
-
+const WRITE_BATCH = 24; // entries written per store transaction
 export class HistoryService {
   #openStore: () => Promise<Store | null>;
   #store: Promise<Store | null> | null = null;
@@ -64,9 +62,33 @@ export class HistoryService {
   #partial = false;
   notice: string | null = null;
 
-  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[] }) {
+  #feed: HistoryFeed | null;
+  #gate: QueueGate | null;
+  /** The feed changed (a new load, a replaced listing): the sources are taken again at start(). */
+  #stale = true;
+
+  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate }) {
     this.#openStore = opts.store;
     this.#lanes = opts.lanes ?? (() => []);
+    this.#feed = opts.feed ?? null;
+    this.#gate = opts.foreground ?? null;
+    this.#feed?.listing.onChange(() => {
+      this.setSources([]);
+      this.#stale = true;
+    });
+  }
+
+  /** The feed's sessions now: the listing of a big drop, else the loaded sessions. */
+  #fromFeed(): void {
+    const feed = this.#feed;
+    if (!feed || !this.#stale) return;
+    this.#stale = false;
+    const listed = feed.listing.sessions();
+    if (listed.length) {
+      this.setSources(sourcesOfListing(listed, (s) => feed.listing.listedFiles(s)), feed.listing.unused());
+    } else {
+      this.setSources(sourcesOfLoaded([...feed.loaded().values()].map((e) => e.loaded)));
+    }
   }
 
   #db(): Promise<Store | null> {
@@ -93,6 +115,7 @@ export class HistoryService {
 
   /** Indexes every listed session not already stored; resolves once all are indexed or failed. */
   async start(): Promise<HistoryStatus> {
+    this.#fromFeed();
     if (this.#started) return this.status();
     this.#started = true;
     const generation = this.#generation;
@@ -105,7 +128,7 @@ export class HistoryService {
     const todo = this.#sources.filter((s) => !heads.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
-    this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane());
+    this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate);
     if (items.length) await this.#queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
     if (generation === this.#generation) {
       this.#flush();
@@ -157,15 +180,9 @@ export class HistoryService {
         return;
       }
       this.#partial = true;
-      this.notice = out && !out.ok && out.quota
-        ? 'The browser has no room left for the history index: its figures are partial (kept until the page is closed).'
-        : `The history index could not be stored in this browser (${out && !out.ok ? out.message : 'no storage'}): its figures are partial (kept until the page is closed).`;
+      const why = out && !out.ok && out.quota ? 'the browser has no room left for it' : `it could not be stored (${out && !out.ok ? out.message : 'no storage'})`;
+      this.notice = `History index: ${why}; its figures are partial (kept until the page is closed).`;
     });
-  }
-
-  /** Pauses the index while `p` (an open, a search) is in flight. */
-  hold<T>(p: Promise<T>): Promise<T> {
-    return this.#queue ? this.#queue.hold(p) : p;
   }
 
   /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
@@ -175,12 +192,11 @@ export class HistoryService {
   }
 
   status(): HistoryStatus {
-    let calls = 0;
-    for (const x of this.#indexed.values()) calls += x.calls;
+    const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0);
     const listed = this.#sources.length;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read };
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, notice: this.notice };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
@@ -192,9 +208,7 @@ export class HistoryService {
     return { next: this.#order.length, rows };
   }
 
-  digest(key: string): SessionDigest | null {
-    return this.#indexed.get(key)?.digest ?? null;
-  }
+  digest = (key: string): SessionDigest | null => this.#indexed.get(key)?.digest ?? null;
 
   /** Sessions that could not be indexed, and the files the index holds none of, each with its reason. */
   failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[] } {
@@ -203,16 +217,8 @@ export class HistoryService {
 
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
   async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
-    const keys = this.#sources.map((s) => s.key).filter((k) => this.#indexed.has(k));
-    const total = keys.reduce((n, k) => n + (this.#indexed.get(k)?.calls ?? 0), 0);
-    const wanted: { key: string; skip: number; take: number }[] = [];
-    let at = 0;
-    for (const k of keys) {
-      const n = this.#indexed.get(k)?.calls ?? 0;
-      if (at + n > from && at < to) wanted.push({ key: k, skip: Math.max(0, from - at), take: Math.min(n, to - at) });
-      at += n;
-      if (at >= to) break;
-    }
+    const counts = this.#sources.flatMap((s): [string, number][] => (this.#indexed.has(s.key) ? [[s.key, this.#indexed.get(s.key)!.calls]] : []));
+    const { total, wanted } = callPages(counts, from, to);
     const stored = await this.#bodies(wanted.map((w) => w.key));
     const calls = wanted.flatMap((w) => (stored.get(w.key) ?? []).slice(w.skip, w.take));
     return { total, calls };
@@ -239,8 +245,14 @@ export class HistoryService {
     return out;
   }
 
-  /** A followed folder: its sessions' entries from the rebuilt sessions (kept in memory: their files still grow). */
-  live(changed: { loaded: LoadedSession; listed: { key: string; project: string; harness: LoadedSession['meta']['harness'] } }[], removed: string[] = []): void {
+  /** A followed folder changed: its changed sessions' entries from their rebuilt models (kept in memory: their files still grow). */
+  followed<T extends { changed: { key: string }[]; removed: string[] } | null>(out: T): T {
+    this.#stale = false;
+    if (out) this.live(liveSources(this.#feed?.loaded() ?? new Map(), out.changed.map((c) => c.key)), out.removed);
+    return out;
+  }
+
+  live(changed: LiveSource[], removed: string[] = []): void {
     for (const key of removed) {
       this.#indexed.delete(key);
       this.#memory.delete(key);
