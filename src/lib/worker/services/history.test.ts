@@ -12,6 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { scanInputs } from '../../ingest/scan.ts';
 import { filesUnder } from '../../../../scripts/lib/files.ts';
 import { openHistoryStore } from '../../store/history-index.ts';
+import { loadSessions } from '../../ingest/load-files.ts';
+import { billedCalls } from '../../view/history/calls.ts';
+import { digestOf } from '../../view/history/digest.ts';
 import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import { Engine } from '../engine.ts';
 
@@ -162,5 +165,47 @@ describe('history service', () => {
     expect(st.ready).toBe(true);
     expect(during.length).toBe(out.list.length - 2);
     expect(during.every(Boolean)).toBe(true);
+  });
+
+  it('a followed folder: each append updates the session\'s digest and calls to what a full build of its bytes gives', async () => {
+    const { engine: e } = await engine(`h-${++db}`);
+    const file = files.find((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/'))!;
+    const bytes = new Uint8Array(await file.blob.arrayBuffer());
+    const ends: number[] = [];
+    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) ends.push(i + 1);
+    e.followStart(1);
+    let at = 0;
+    for (const to of [ends[Math.floor(ends.length / 2)], ends[Math.floor(ends.length / 2) + 1], bytes.length]) {
+      const out = e.followAppend(1, [{ path: file.path, bytes: bytes.subarray(at, to) }]);
+      at = to;
+      const key = out!.sessions[0].key;
+      const digest = e.history.digest(key)!;
+      const full = (await loadSessions([{ path: file.path, blob: new Blob([bytes.slice(0, to)]) }])).sessions[0];
+      expect(digest.turns).toBe(full.result.session.turns.length);
+      expect(digest).toEqual(digestOf(full, { key, project: digest.project, harness: 'claude-code', bytes: digest.bytes }));
+      const calls = await e.history.calls(0, 1e9);
+      expect(calls.calls).toEqual(billedCalls(full, { sessionKey: key, project: digest.project, harness: 'claude-code' }).map((c) => ({ ...c, sessionKey: key })));
+      expect(e.history.status()).toMatchObject({ listed: 1, indexed: 1, ready: true, calls: calls.total });
+    }
+  });
+
+  it('a session whose file cannot be read is counted and listed with the reason; foreign files are listed as not indexed', async () => {
+    const unreadable = files.find((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/'))!;
+    // The scan reads heads and tails (slices); the whole read fails, as a file moved since the drop does.
+    const broken = Object.assign(new File([await unreadable.blob.arrayBuffer()], 'x', { lastModified: 1 }), {
+      arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')),
+      stream: () => { throw new DOMException('gone', 'NotReadableError'); }
+    });
+    const given = [...files.filter((f) => f !== unreadable), { path: unreadable.path, blob: broken }, { path: 'projects/notes/readme.txt', blob: new File(['just notes'], 'readme.txt') }];
+    const { engine: e, out } = await loaded(`h-${++db}`, given);
+    const st = await e.history.start();
+    expect(st).toMatchObject({ listed: out.list.length, indexed: out.list.length - 1, failed: 1, ready: true });
+    const { sessions, files: notIndexed } = e.history.failures();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0].reason).toContain(unreadable.path);
+    expect(sessions[0].reason).toContain('NotReadableError');
+    expect(notIndexed.map((f) => f.path)).toContain('projects/notes/readme.txt');
+    expect(notIndexed.find((f) => f.path === 'projects/notes/readme.txt')?.reason).toBeTruthy();
+    expect(st.filesNotIndexed).toBe(notIndexed.length + 1);
   });
 });
