@@ -5,6 +5,7 @@
 // answers. window.__loupe.historyUsage(query) and exportHistory(format) read here.
 import type { BilledCall, UsageQuery, UsageReport } from '../view/history/types.ts';
 import { isTimeZone, localTimeZone } from '../view/history/zone.ts';
+import { Throttle } from './throttle.ts';
 
 /** What the dashboard needs of the worker. */
 export interface HistoryUsageApi {
@@ -14,6 +15,9 @@ export interface HistoryUsageApi {
 }
 
 export type Stack = 'model' | 'project';
+
+/** While the index fills, the dashboard follows it at most this often (each report re-prepares the calls). */
+const FOLLOW_MS = 1500;
 
 /** The calls are fetched for an export in pages of this many. */
 const PAGE = 50_000;
@@ -48,6 +52,7 @@ export class HistoryUsage {
 
   #api: () => Promise<HistoryUsageApi>;
   #seq = 0;
+  #follow = new Throttle(FOLLOW_MS);
   /** The title of a listed session (by its key), for the session rows. */
   readonly titleOf: (sessionKey: string) => string | null;
 
@@ -76,6 +81,11 @@ export class HistoryUsage {
     }
     this.timezone = name;
     void this.refresh();
+  }
+
+  /** The index changed (a session indexed): refresh, at most every FOLLOW_MS. */
+  indexChanged(): void {
+    this.#follow.request(() => this.refresh());
   }
 
   /** Every report the dashboard shows, for the current choices (a later call wins). */

@@ -6,7 +6,8 @@
 //   loads     the load funnel: scan, then a full parse (small drop) or a listing (big drop); cached reopen
 //   sessions  the built sessions: full load, LRU, #build, prefetch, chat rows, persisted row index
 //   search    engine-thread search, the search pool, the text of sessions not built
-//   usage / exports / follow / history-usage   per-session usage, downloads and secrets, a followed folder, history usage
+//   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
+//   history   the background history index of every listed session (the page calls engine.history)
 // A service hears of a new load or a replaced listing through catalog.onChange (the sessions
 // service drops its LRU and restore, search clears its pool); opens and searches run as
 // `foreground` work, which a background service waits out (services/foreground.ts). To add a
@@ -28,7 +29,8 @@ import { Usage } from './services/usage.ts';
 import { Exports } from './services/export.ts';
 import { Follow } from './services/follow.ts';
 import { Foreground } from './services/foreground.ts';
-import { builtSessionsSource, HistoryUsageService, type UsageQuery } from './services/history-usage.ts';
+import { HistoryService, type HistoryStoreOpener } from './services/history.ts';
+import { startHistoryLanes } from './history-lanes.ts';
 
 export type { RowIndex } from './services/sessions.ts';
 
@@ -44,12 +46,12 @@ export class Engine {
   #usage: Usage;
   #exports: Exports;
   #follow: Follow;
-  #history: HistoryUsageService;
+  readonly history: HistoryService;
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
    *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts).
    *  `searchPool`: starts the search pool (default: search workers, where they can start). */
-  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null } = {}) {
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null; historyStore?: HistoryStoreOpener; historyLanes?: typeof startHistoryLanes } = {}) {
     const catalog = this.#catalog;
     this.#sessions = new Sessions(catalog, { builtBudget: opts.builtBudget, rowIndex: opts.rowIndex });
     this.#loads = new Loads(catalog, this.#sessions);
@@ -57,7 +59,7 @@ export class Engine {
     this.#usage = new Usage(this.#sessions);
     this.#exports = new Exports(this.#sessions);
     this.#follow = new Follow(catalog, this.#sessions);
-    this.#history = new HistoryUsageService(builtSessionsSource(this.#sessions, catalog));
+    this.history = new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: opts.historyLanes ?? startHistoryLanes, feed: { listing: catalog, loaded: () => this.#sessions.loadedEntries() }, foreground: this.#foreground });
   }
 
   // ── catalog and loads ────────────────────────────────────────────────────
@@ -163,19 +165,16 @@ export class Engine {
     return this.#usage.projectUsage();
   }
 
-  historyUsage(query: UsageQuery) { return this.#history.usage(query); }
-  historyCalls(from: number, to: number) { return this.#history.calls(from, to); }
-
   scanSecrets(key: string, options: Partial<RedactOptions>, onProgress?: OnExportProgress) {
     return this.#exports.scanSecrets(key, options, onProgress);
   }
 
-  exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress) {
-    return this.#exports.exportText(key, format, options, onProgress);
+  exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true) {
+    return this.#exports.exportText(key, format, options, onProgress, branches);
   }
 
-  exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress) {
-    return this.#exports.exportBlob(key, format, options, onProgress);
+  exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true) {
+    return this.#exports.exportBlob(key, format, options, onProgress, branches);
   }
 
   shareFiles(key: string, options: Partial<RedactOptions> | null) {
@@ -187,7 +186,7 @@ export class Engine {
   }
 
   followAppend(generation: number, changes: FollowChange[]) {
-    return this.#follow.followAppend(generation, changes);
+    return this.history.followed(this.#follow.followAppend(generation, changes));
   }
 
   followStop() {

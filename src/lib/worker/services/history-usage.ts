@@ -1,38 +1,32 @@
-// History usage as the worker answers it: historyUsage(query) runs usageReport over the whole
-// history's billed calls, historyCalls(from, to) pages those calls (deduplicated, in time order:
-// one row per call, what the export writes). The calls come from a source handed in by the
-// composition root (the history index's stored calls; until it is there, the built sessions'),
-// with a version that changes whenever they do: the prepared, columnar form the reports run over
-// is made once per version, so a report over ~300k calls stays within 100 ms.
-import type { LoadedSession } from '../../ingest/types.ts';
-import { dirOf } from '../../ingest/paths.ts';
-import { billedCalls } from '../../view/history/calls.ts';
+// History usage over the index (issue 22's reports): every indexed session's billed calls
+// (services/history.ts allCalls) through view/history/reports.ts usageReport. The prepared,
+// columnar form the reports run over (deduplicated, time-ordered, priced once) is made once per
+// revision of the index, so a report over ~300k calls stays within 100 ms once the index is
+// ready (npm run bench); a new session indexed makes the next report prepare again.
 import { prepareCalls, usageReport, type PreparedCalls } from '../../view/history/reports.ts';
 import type { BilledCall, UsageQuery, UsageReport } from '../../view/history/types.ts';
-import type { Listing, SessionSource } from './types.ts';
 
-export type { UsageQuery };
-
+/** What history usage reads of the history service. */
 export interface CallSource {
-  /** Changes whenever the calls do (a session indexed, a new drop). */
-  version(): string | number;
-  calls(): Promise<BilledCall[]> | BilledCall[];
+  /** Changes whenever the calls do (a session indexed, a new listing). */
+  readonly revision: number;
+  allCalls(): Promise<BilledCall[]>;
 }
 
 export class HistoryUsageService {
   #source: CallSource;
-  #prepared: { version: string | number; calls: Promise<PreparedCalls> } | null = null;
+  #prepared: { revision: number; calls: Promise<PreparedCalls> } | null = null;
 
   constructor(source: CallSource) {
     this.#source = source;
   }
 
   #current(): Promise<PreparedCalls> {
-    const version = this.#source.version();
-    if (this.#prepared?.version !== version) {
-      const calls = Promise.resolve(this.#source.calls()).then((c) => prepareCalls(c));
-      this.#prepared = { version, calls };
-      // A failed preparation is not kept: the next report tries again.
+    const revision = this.#source.revision;
+    if (this.#prepared?.revision !== revision) {
+      const calls = this.#source.allCalls().then((c) => prepareCalls(c));
+      this.#prepared = { revision, calls };
+      // A failed read is not kept: the next report tries again.
       calls.catch(() => {
         if (this.#prepared?.calls === calls) this.#prepared = null;
       });
@@ -40,41 +34,16 @@ export class HistoryUsageService {
     return this.#prepared.calls;
   }
 
-  async usage(query: UsageQuery): Promise<UsageReport> {
-    return usageReport(await this.#current(), query);
-  }
-
-  async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
-    const p = await this.#current();
-    return { total: p.calls.length, calls: p.calls.slice(Math.max(0, from), Math.max(0, to)) };
+  usage(query: UsageQuery): Promise<UsageReport> {
+    return this.#current().then((p) => usageReport(p, query));
   }
 }
 
-const ofLoaded = new WeakMap<LoadedSession, BilledCall[]>();
+const services = new WeakMap<CallSource, HistoryUsageService>();
 
-/** A built session's billed calls (computed once per built session object). */
-export function callsOfLoaded(loaded: LoadedSession): BilledCall[] {
-  let calls = ofLoaded.get(loaded);
-  if (!calls) {
-    const leaf = loaded.files.find((f) => f.kind === 'transcript') ?? loaded.files[0];
-    calls = billedCalls(loaded, { sessionKey: loaded.key, project: leaf ? dirOf(leaf.path) : '', harness: loaded.meta.harness ?? 'claude-code' });
-    ofLoaded.set(loaded, calls);
-  }
-  return calls;
-}
-
-/** A source over the built sessions (until the history index's stored calls replace it): its
- *  version is the load's generation and the built keys. */
-export function builtSessionsSource(sessions: Pick<SessionSource, 'builtKeys' | 'built'>, listing: Pick<Listing, 'generation'>): CallSource {
-  return {
-    version: () => `${listing.generation}\n${sessions.builtKeys().join('\n')}`,
-    async calls() {
-      const out: BilledCall[] = [];
-      for (const key of sessions.builtKeys()) {
-        const entry = await sessions.built(key);
-        if (entry) out.push(...callsOfLoaded(entry.loaded));
-      }
-      return out;
-    }
-  };
+/** The worker's historyUsage(query): the report over the history service's indexed calls. */
+export async function historyUsage(history: CallSource, query: UsageQuery): Promise<UsageReport | null> {
+  let svc = services.get(history);
+  if (!svc) services.set(history, (svc = new HistoryUsageService(history)));
+  return svc.usage(query);
 }
