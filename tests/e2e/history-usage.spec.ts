@@ -30,8 +30,9 @@ async function dropTree(page: Page) {
   await page.waitForFunction(async () => {
     const l = (window as unknown as { __loupe: Loupe }).__loupe;
     if (!l.history) return true;
-    const s = (await l.history()) as { ready?: boolean } | null;
-    return !!s?.ready;
+    const s = (await l.history()) as { ready?: boolean; listed?: number } | null;
+    // Ready over every session the page lists (a listing that is still arriving is ready early).
+    return !!s?.ready && s.listed === l.list().length;
   });
 }
 
