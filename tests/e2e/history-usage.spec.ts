@@ -22,6 +22,8 @@ type Loupe = {
   usage: () => Promise<{ input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number }>;
 };
 
+const ask = (page: Page, q: Record<string, unknown>) => page.evaluate((query) => (window as unknown as { __loupe: Loupe }).__loupe.historyUsage(query), q);
+
 async function dropTree(page: Page) {
   await openApp(page);
   await dropFolder(page, TREE);
@@ -34,17 +36,19 @@ async function dropTree(page: Page) {
     // Ready over every session the page lists (a listing that is still arriving is ready early).
     return !!s?.ready && s.listed === l.list().length;
   });
+  // And its report holds every call of the tree (fixtures/history/README.md: 15).
+  await expect.poll(async () => (await ask(page, { by: 'harness' })).total.messages).toBe(15);
 }
 
-const ask = (page: Page, q: Record<string, unknown>) => page.evaluate((query) => (window as unknown as { __loupe: Loupe }).__loupe.historyUsage(query), q);
 
 test('historyUsage by day adds up to the sessions\' own usage, rewound branches and copies counted once', async ({ page }) => {
   await dropTree(page);
-  const utc = await ask(page, { by: 'day', timezone: 'UTC' });
-  expect(utc.rows.map((r) => [r.key, r.input, r.output])).toEqual([
+  // Polled: the index may start over once after a load settles (a new listing), and reads again.
+  await expect.poll(async () => (await ask(page, { by: 'day', timezone: 'UTC' })).rows.map((r) => [r.key, r.input, r.output])).toEqual([
     ['2026-03-02', 455, 4150],
     ['2026-03-03', 1325, 725]
   ]);
+  const utc = await ask(page, { by: 'day', timezone: 'UTC' });
   expect(utc.total).toMatchObject({ input: 1780, output: 4875, cacheRead: 76300, cacheWrite: 8100, messages: 15, unpricedMessages: 1 });
   // Each listed session's own usage (the usage panel's figures, rewound branches included).
   const keys = await page.evaluate(() => (window as unknown as { __loupe: Loupe }).__loupe.list().map((e) => e.key));
@@ -61,15 +65,12 @@ test('historyUsage by day adds up to the sessions\' own usage, rewound branches 
   expect(sum).toMatchObject({ input: utc.total.input, output: utc.total.output, cacheRead: utc.total.cacheRead, cacheWrite: utc.total.cacheWrite });
   expect(sum.costUsd).toBeCloseTo(utc.total.costUsd, 9);
   // The browser's zone by default: in Tokyo the resumed session's first day moves to 03-03.
-  const local = await ask(page, { by: 'day' });
-  expect(local.rows.map((r) => [r.key, r.messages])).toEqual([
+  await expect.poll(async () => (await ask(page, { by: 'day' })).rows.map((r) => [r.key, r.messages])).toEqual([
     ['2026-03-02', 4],
     ['2026-03-03', 11]
   ]);
-  const blocks = await ask(page, { by: 'block' });
-  expect(blocks.rows.map((r) => r.key)).toEqual(['2026-03-02T09:00:00.000Z', '2026-03-02T22:00:00.000Z', '2026-03-03T08:00:00.000Z', '2026-03-03T13:00:00.000Z']);
-  const sessions = await ask(page, { by: 'session' });
-  expect(sessions.rows.map((r) => r.key).sort()).toEqual(['11111111-0000-4000-8000-00000000re01', '22222222-0000-4000-8000-00000000rs01', '22222222-0000-4000-8000-00000000rs02', '33333333-0000-4000-8000-00000000sa01']);
+  await expect.poll(async () => (await ask(page, { by: 'block' })).rows.map((r) => r.key)).toEqual(['2026-03-02T09:00:00.000Z', '2026-03-02T22:00:00.000Z', '2026-03-03T08:00:00.000Z', '2026-03-03T13:00:00.000Z']);
+  await expect.poll(async () => (await ask(page, { by: 'session' })).rows.map((r) => r.key).sort()).toEqual(['11111111-0000-4000-8000-00000000re01', '22222222-0000-4000-8000-00000000rs01', '22222222-0000-4000-8000-00000000rs02', '33333333-0000-4000-8000-00000000sa01']);
 });
 
 test('the dashboard draws, switches to UTC, drills from a day to its sessions and opens one', async ({ page }) => {
@@ -86,6 +87,13 @@ test('the dashboard draws, switches to UTC, drills from a day to its sessions an
   await dash.locator('[data-action=history-tz-utc]').click();
   await expect(dash.locator('[data-history-total]')).toContainText('UTC');
   await expect(firstDay).toHaveText('6');
+  // A filter: one project.
+  const project = dash.locator('select[data-filter=project]');
+  const rewindProject = await project.locator('option', { hasText: '-work-rewind' }).getAttribute('value');
+  await project.selectOption(rewindProject!);
+  await expect(dash.locator('[data-history-total]')).toContainText('4 calls');
+  await project.selectOption('');
+  await expect(dash.locator('[data-history-total]')).toContainText('15 calls');
   // A day → its sessions (the rewound one and the resumed session's first file).
   await dash.locator('[data-table=history-days] [data-open="2026-03-02"]').click();
   const daySessions = dash.locator('[data-table=history-day-sessions] tbody tr');
