@@ -7,7 +7,7 @@
 // price-table difference that explains it (a model one table prices and the other does not, or
 // prices differently: found from both sides' per-model costs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,8 +96,12 @@ function configDirFor(dir: string): { config: string; cleanup: () => void } {
 }
 
 export function ccusageBin(): string {
-  const bin = join(REPO, 'node_modules', '.bin', 'ccusage');
-  if (!existsSync(bin)) throw new Error('ccusage is not installed (npm ci installs the pinned devDependency ccusage@20.0.24)');
+  // The Linux x64 build of ccusage 20.0.24, pinned on its own: the `ccusage` package's other
+  // platform builds of that version are not on the registry, so npm ci could not lock it. Its
+  // wrapper package set the execute bit; installed directly, the binary arrives without it.
+  const bin = join(REPO, 'node_modules', '@ccusage', 'ccusage-linux-x64', 'bin', 'ccusage');
+  if (!existsSync(bin)) throw new Error('ccusage is not installed (npm ci installs the pinned optional dependency @ccusage/ccusage-linux-x64@20.0.24 on Linux x64)');
+  if (!(statSync(bin).mode & 0o111)) chmodSync(bin, 0o755);
   return bin;
 }
 
