@@ -14,7 +14,7 @@ import { parseOpenCode, type OpenCodeDoc, type OpenCodeInput, type OpenCodeResul
 import type { HarnessId, HarnessResult } from '../model/harness/kit.ts';
 import type { FileRecords, Issue } from '../model/index.ts';
 import { atomText } from '../model/index.ts';
-import type { HeadSniff } from './classify.ts';
+import type { HeadSniff } from './types.ts';
 import { baseName, normPath, stemOf } from './paths.ts';
 import { clip } from './prompt-text.ts';
 import { TITLE_MAX } from './session-meta.ts';
@@ -452,7 +452,9 @@ export async function buildHarnessSessions(
 				harness: r.harness,
 				harnessLabel: HARNESS_LABELS[r.harness],
 				...(r.info.model ? { model: r.info.model } : {}),
-				...(r.info.cwd ? { cwd: r.info.cwd } : {})
+				...(r.info.cwd ? { cwd: r.info.cwd } : {}),
+				// A Codex child thread listed as a root: the rollout that spawned it is not in the drop.
+				...(r.harness === 'codex' && (r as CodexResult).links.parentThreadId ? { mainMissing: true } : {})
 			}
 		});
 	}

@@ -115,6 +115,8 @@ export interface ViewerExtras {
 	toolUseResult?: unknown;
 	/** message.id of an assistant line (one API response is split over several lines). */
 	messageId?: string;
+	/** The line's requestId: with messageId, the identity of one billed API call. */
+	requestId?: string;
 	isSidechain?: boolean;
 	isMeta?: boolean;
 	agentId?: string;
@@ -190,6 +192,30 @@ export interface Session {
 	/** Sorted uuids of every assistant line with non-empty text, on any branch. */
 	landedTextUuids: string[];
 	turns: Turn[];
+	/**
+	 * viewer mode (D11), only when the session has any: the rewound branches the active path left,
+	 * in file order of the line that left it. Never set in romp mode.
+	 */
+	branches?: Branch[];
+}
+
+/** A rewound branch (model/branches.ts): lines that left the active path and were abandoned. */
+export interface Branch {
+	/** the kept line the branch left from (the last ancestor it shares with the path), or null */
+	forkUuid: string | null;
+	/** the nearest atom at or above the fork on the path (where the chat puts the fold), or null */
+	afterUuid: string | null;
+	/** the first line of the branch */
+	rootUuid: string;
+	/** epoch seconds of the branch's first atom (its first line's when it has none) and of its end */
+	t: number;
+	end: number;
+	/** transcript lines on the branch, nested branches included (each is an offPath 'rewind' line) */
+	lines: number;
+	/** the branch's own path, built with the same rules as the main path */
+	turns: Turn[];
+	/** branches that left this branch's path, their afterUuid on it */
+	children: Branch[];
 }
 
 export interface Segment {
@@ -231,6 +257,21 @@ export interface OffPathLine {
 	uuid: string | null;
 	/** 'rewind' | 'clear' | 'sidechain' | 'replay' | 'skipped:<rule>' | ... */
 	reason: string;
+	/** viewer mode: the API call the line records (a rewound branch was billed too). */
+	call?: LineCall;
+}
+
+/** The billing facts of a line that carries `message.usage` but shows no atom (viewer mode):
+ *  what history usage needs to count a call on an abandoned branch, a copy or a skipped line. */
+export interface LineCall {
+	messageId: string | null;
+	requestId: string | null;
+	model: string | null;
+	usage: Usage;
+	/** Epoch ms of the line's own timestamp (null: the line has none). */
+	ms: number | null;
+	/** The line's isSidechain flag (an inline subagent line in a main transcript). */
+	sidechain: boolean;
 }
 
 export interface MetadataLine {
@@ -243,6 +284,8 @@ export interface MetadataLine {
 	reason?: string;
 	/** viewer mode: raw JSON of records whose type the model does not recognise. */
 	value?: unknown;
+	/** viewer mode: the API call the line records, when it carries usage but shows no atom. */
+	call?: LineCall;
 }
 
 export interface Accounting {
