@@ -40,14 +40,16 @@
 // projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|timeline --port 4179] [-- --live-only] [-- --profile]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|timeline|boot --port 4179] [-- --live-only] [-- --profile]
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
+//   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { bootCase, printBoot } from './lib/bench-boot.mjs';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../..');
 const arg = (name, fallback) => {
@@ -567,7 +569,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 async function main() {
-  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'timeline' ? { main: '', dir: '', sessionId: '' } : generate();
+  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'timeline' || CASE === 'boot' ? { main: '', dir: '', sessionId: '' } : generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build', ...(PROFILE ? ['--minify', 'false'] : [])], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -588,6 +590,13 @@ async function main() {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
     });
+    if (CASE === 'boot') {
+      const r = await bootCase(browser, base, RUNS, median);
+      await browser.close();
+      printBoot(r, verdict);
+      console.log(JSON.stringify(r));
+      return;
+    }
     if (CASE === 'timeline') {
       const r = await timelineCase(browser, base);
       await browser.close();

@@ -1,4 +1,5 @@
-// Runs every suite (Vitest unit tests, svelte-check, Playwright end-to-end tests) and prints
+// Runs every suite (Vitest unit tests, svelte-check, Playwright end-to-end tests in Chromium, the
+// Firefox smoke) and prints
 // one closing line, "N passed, N failed", with the totals of all suites. Exits non-zero if
 // any suite failed or a suite ran no test.
 import { spawnSync } from 'node:child_process';
@@ -43,6 +44,26 @@ if (existsSync('.tmp/playwright.json')) {
   console.log(`e2e: ${p} passed, ${f} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
 } else broken = true;
 if (e2eCode !== 0 && failed === 0) { failed += 1; console.log('e2e: the run failed outside a test'); }
+
+// 4. The Firefox smoke (node:test driving Debian's firefox-esr over WebDriver BiDi with
+// puppeteer-core; TAP report for the counts). It serves the build the end-to-end run just made.
+rmSync('.tmp/firefox.tap', { force: true });
+const ffCode = run(
+  'npx',
+  ['tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination=.tmp/firefox.tap', 'tests/firefox/smoke.ff.ts'],
+  { FF_REUSE_BUILD: existsSync('build/index.html') ? '1' : '' }
+);
+if (existsSync('.tmp/firefox.tap')) {
+  const tap = readFileSync('.tmp/firefox.tap', 'utf8');
+  const count = (word) => Number(tap.match(new RegExp(`^# ${word} (\\d+)$`, 'm'))?.[1] ?? 0);
+  const p = count('pass');
+  const f = count('fail') + count('cancelled');
+  passed += p;
+  failed += f;
+  if (p + f === 0) broken = true;
+  console.log(`firefox: ${p} passed, ${f} failed`);
+} else broken = true;
+if (ffCode !== 0 && failed === 0) { failed += 1; console.log('firefox: the run failed outside a test'); }
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || broken ? 1 : 0);

@@ -14,6 +14,9 @@ import {
 	stemOf
 } from './paths.ts';
 import { classifyHarness } from './harnesses.ts';
+import { make, unknown } from './classified.ts';
+
+export { unreadableEntry } from './classified.ts';
 
 export const HEAD_BYTES = 64 * 1024;
 /** How many complete lines of the head are parsed at most. */
@@ -110,21 +113,6 @@ function sniffPartialLine(text: string): { type: string | null; sidechain: boole
 	const str = (key: string) => new RegExp(`(?<!\\\\)"${key}"\\s*:\\s*"([^"\\\\]*)"`).exec(text)?.[1] ?? null;
 	const sc = /(?<!\\)"isSidechain"\s*:\s*(true|false)/.exec(text)?.[1];
 	return { type: str('type'), sidechain: sc === undefined ? null : sc === 'true', agentId: str('agentId'), sessionId: str('sessionId') };
-}
-
-function make(path: string, bytes: number, kind: ClassifiedFile['kind'], extra: Partial<ClassifiedFile> = {}): ClassifiedFile {
-	const p = normPath(path);
-	return { path: p, name: baseName(p), kind, sessionId: null, bytes, ...extra };
-}
-
-function unknown(path: string, bytes: number, reason: string): ClassifiedFile {
-	return make(path, bytes, 'unknown', { reason });
-}
-
-/** What the browser would not hand over while a folder was walked (a folder's path ends in '/'):
- *  listed with the reason, so nothing is dropped silently. */
-export function unreadableEntry(path: string): ClassifiedFile {
-	return unknown(path, 0, path.endsWith('/') ? 'the browser would not list this folder; its files were not opened' : 'the browser would not hand this file over; the rest of the folder was opened');
 }
 
 /**

@@ -5,7 +5,7 @@
 // on for every path out of the page unless the person switches it off here.
 import type { ExportFormat, ExportProgress, Finding } from '../worker/protocol.ts';
 import { exportFile } from '../view/export/files.ts';
-import { DEFAULT_REDACT, type RedactOptions } from '../view/redact/rules.ts';
+import { DEFAULT_REDACT, type RedactOptions } from '../view/redact/options.ts';
 import { engineClient, proxied } from './engine-client.ts';
 import type { Share } from './Share.svelte.ts';
 import type { Viewer } from './Viewer.svelte.ts';

@@ -7,7 +7,7 @@
 // poll also asks the engine what the open session is doing (the status line) and whether its
 // open turn went quiet. html[data-live] is "on" while following.
 import { headBytes, headChanged, planFollow, replacedNotice, type FileStat, type FollowStep, type Tracked } from '../ingest/follow.ts';
-import { liveStatus, isQuiet, QUIET_AFTER_MS, type LiveStatus } from '../view/chat/live.ts';
+import { liveStatus, isQuiet, QUIET_AFTER_MS, type LiveStatus } from '../view/chat/live-status.ts';
 import { forgetFollowed, loadFollowed, saveFollowed } from '../store/follow-handles.ts';
 import type { FollowChange, LiveState } from '../worker/protocol.ts';
 import * as Comlink from 'comlink';

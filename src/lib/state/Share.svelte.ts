@@ -4,7 +4,7 @@
 // a session too large for a link sets `tooLarge`, and the dialog offers the one-file HTML instead.
 import { formatFragment } from '../view/links/fragment.ts';
 import { encodeShare } from '../view/links/share.ts';
-import { DEFAULT_REDACT, type RedactOptions } from '../view/redact/rules.ts';
+import { DEFAULT_REDACT, type RedactOptions } from '../view/redact/options.ts';
 import { engineClient } from './engine-client.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 

@@ -4,7 +4,8 @@
 // fetched after every load even while the panel is closed (while following a folder, at most
 // every few seconds: it sums every session again). window.__loupe.usage() reads here.
 import type { ProjectUsage, SessionUsage } from '../worker/protocol.ts';
-import { costLabel, formatTokens, totalOf } from '../view/usage/index.ts';
+import { costLabel, formatTokens } from '../view/usage/format.ts';
+import { totalOf } from '../view/usage/messages.ts';
 import { engineClient } from './engine-client.ts';
 import { Throttle } from './throttle.ts';
 import type { Viewer } from './Viewer.svelte.ts';

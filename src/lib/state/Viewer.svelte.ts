@@ -4,7 +4,7 @@
 // of a superseded load are dropped (the engine also aborts its reading). A load that yields no
 // session keeps whatever was open before and says why.
 import type { ClassifiedFile } from '../ingest/types.ts';
-import { unreadableEntry } from '../ingest/classify.ts';
+import { unreadableEntry } from '../ingest/classified.ts';
 import type { Issue } from '../model/index.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
 import { openCache } from '../store/session-cache.ts';

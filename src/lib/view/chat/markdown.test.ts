@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml, safeHref, SAFE_URI_RE } from './markdown';
+import { hasHighlightableCode, highlighterReady, loadHighlighter, markdownToHtml, safeHref, SAFE_URI_RE } from './markdown';
 
 const DIR = resolve(__dirname, '../../../../fixtures/hostile');
 
@@ -57,7 +57,21 @@ describe('markdown stage against the hostile fixtures', () => {
 		expect(safeHref('mailto:a@b.c')).toBe('mailto:a@b.c');
 		expect(safeHref('JavaScript:alert(1)')).toBeNull();
 	});
-	it('GFM tables, lists and highlighted code with a copy button', () => {
+	it('code is plain escaped text until highlight.js has loaded, then highlighted', async () => {
+		const src = '```ts\nconst a: number = 1 < 2;\n```';
+		expect(hasHighlightableCode(src)).toBe(true);
+		expect(hasHighlightableCode('```\nplain\n```\n    indented')).toBe(false);
+		if (!highlighterReady()) {
+			const plain = markdownToHtml(src);
+			expect(plain).toContain('const a: number = 1 &lt; 2;');
+			expect(plain).not.toContain('hljs-keyword');
+		}
+		await loadHighlighter();
+		expect(highlighterReady()).toBe(true);
+		expect(markdownToHtml(src)).toContain('<span class="hljs-keyword">const</span>');
+	});
+	it('GFM tables, lists and highlighted code with a copy button', async () => {
+		await loadHighlighter();
 		const html = markdownToHtml('| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y\n\n```ts\nconst a: number = 1;\n```');
 		expect(html).toContain('<table>');
 		expect(html).toContain('<li>x</li>');

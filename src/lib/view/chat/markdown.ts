@@ -6,22 +6,26 @@
 // Pure: no DOM, so it runs (and is tested) in Node.
 
 import { Marked, type Tokens } from 'marked';
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import go from 'highlight.js/lib/languages/go';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import python from 'highlight.js/lib/languages/python';
-import rust from 'highlight.js/lib/languages/rust';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+import type { Highlight } from './highlight.ts';
 
-const LANGS = { bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml };
-for (const [name, fn] of Object.entries(LANGS)) hljs.registerLanguage(name, fn);
+// highlight.js and its languages load on first use (issue 25: not at boot). Until they are
+// here a code block is plain escaped text; a component that shows one asks for them
+// (loadHighlighter) and renders again once they came.
+let highlighter: Highlight | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads highlight.js and its languages once; code blocks are highlighted from then on. */
+export function loadHighlighter(): Promise<void> {
+	return (loading ??= import('./highlight.ts').then((m) => {
+		highlighter = m.highlight;
+	}));
+}
+
+export const highlighterReady = (): boolean => highlighter !== null;
+
+/** Whether `src` has a fenced code block naming a language (the only blocks highlighted). */
+export const hasHighlightableCode = (src: string): boolean => /^ {0,3}(?:`{3,}|~{3,})[ \t]*[A-Za-z]/m.test(src);
+
 const ALIASES: Record<string, string> = {
 	sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', js: 'javascript', jsx: 'javascript', mjs: 'javascript',
 	ts: 'typescript', tsx: 'typescript', py: 'python', rs: 'rust', html: 'xml', svg: 'xml', svelte: 'xml', yml: 'yaml',
@@ -69,13 +73,8 @@ export function safeHref(href: string): string | null {
 function highlight(code: string, lang: string | undefined): { html: string; lang: string } {
 	const name = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
 	const resolved = ALIASES[name] ?? name;
-	if (resolved && hljs.getLanguage(resolved) && code.length < 100_000) {
-		try {
-			return { html: hljs.highlight(code, { language: resolved, ignoreIllegals: true }).value, lang: resolved };
-		} catch {
-			// fall through to plain
-		}
-	}
+	const html = resolved && highlighter && code.length < 100_000 ? highlighter(code, resolved) : null;
+	if (html !== null) return { html, lang: resolved };
 	return { html: escapeHtml(code), lang: '' };
 }
 

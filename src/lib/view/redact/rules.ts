@@ -3,6 +3,7 @@
 // strings with a password, Authorization headers, high-entropy values on `.env` lines), and the
 // optional privacy rules the share dialog offers (home directory, e-mail addresses, literal
 // strings the user types). Compiles them once per option set.
+import type { RedactOptions } from './options.ts';
 import { GITLEAKS_GLOBAL_ALLOW, GITLEAKS_RULES, GITLEAKS_SOURCE, type RuleData } from './gitleaks-rules.ts';
 
 export interface Rule {
@@ -79,19 +80,7 @@ export const SECRET_RULES: Rule[] = [
 ];
 
 /** What the share / export dialog lets a person choose. The defaults are what "Redact" means. */
-export interface RedactOptions {
-	/** Secrets by the rules above (on by default; off only when the person says so). */
-	secrets: boolean;
-	/** `/Users/alice/…`, `/home/bob/…`, `C:\Users\carol\…` → `~/…`. */
-	home: boolean;
-	emails: boolean;
-	/** Strings the person typed; each is redacted wherever it occurs. */
-	literals: string[];
-	/** Finding ids the person unticked: these exact strings stay. */
-	keep: string[];
-}
-
-export const DEFAULT_REDACT: RedactOptions = { secrets: true, home: true, emails: false, literals: [], keep: [] };
+export { DEFAULT_REDACT, type RedactOptions } from './options.ts';
 
 const HOME_RULE: Rule = {
 	id: 'home-path',

@@ -1,0 +1,165 @@
+// The Firefox smoke's harness: serves the built app with `vite preview`, drives Debian's
+// firefox-esr over WebDriver BiDi with puppeteer-core (Playwright's Firefox channel speaks a
+// BiDi dialect ESR 153 rejects), and the steps the smoke shares: open the app, pick files
+// through the real file input, drop a folder as Firefox delivers one (webkitGetAsEntry), wait
+// on html[data-state] and on selectors, never on a clock.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+export const PORT = Number(process.env.FF_PORT ?? process.env.PW_PORT ?? 4174);
+export const BASE = `http://localhost:${PORT}`;
+export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/** Builds the app (unless FF_REUSE_BUILD is set: scripts/test-all.mjs has just built it) and serves it. */
+export async function startServer(): Promise<ChildProcess> {
+  if (!process.env.FF_REUSE_BUILD) {
+    const b = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (b.status !== 0) throw new Error('vite build failed');
+  }
+  // Its own process group, so stopping it ends npx and the vite process under it.
+  const server = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { cwd: ROOT, stdio: 'ignore', detached: true });
+  for (let i = 0; i < 600; i++) {
+    const up = await fetch(BASE).then((r) => r.ok, () => false);
+    if (up) return server;
+    if (server.exitCode !== null) throw new Error(`vite preview exited (${server.exitCode}); is port ${PORT} taken?`);
+    await new Promise((r) => setTimeout(r, 100)); // polling the server's port, not waiting on the page
+  }
+  throw new Error('vite preview did not answer');
+}
+
+export function stopServer(server: ChildProcess | undefined): void {
+  if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+}
+
+export function launch(): Promise<Browser> {
+  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true });
+}
+
+/** A fresh page that records page errors (an uncaught exception or rejection fails the test). */
+export async function newPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String((e as Error)?.message ?? e)));
+  return { page, errors };
+}
+
+export async function waitState(page: Page, state: string, timeout = 60_000): Promise<void> {
+  await page.waitForFunction((s) => document.documentElement.dataset.state === s, { timeout }, state);
+}
+
+/** Opens the app and waits until it has started (its drop handler attached: window.__loupe). */
+export async function openApp(page: Page, path = '/'): Promise<void> {
+  await page.goto(BASE + path);
+  await page.waitForFunction(() => '__loupe' in window, { timeout: 60_000 });
+}
+
+/** Picks files through the app's real multi-file input and waits until the load settles. */
+export async function pickFiles(page: Page, files: string[], state = 'ready'): Promise<void> {
+  const input = await page.waitForSelector('input[type=file]:not([webkitdirectory])');
+  await input!.uploadFile(...files);
+  await waitState(page, state);
+}
+
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/**
+ * Drops a folder on the page the way Firefox hands one over: a DataTransfer item whose
+ * webkitGetAsEntry() is a directory entry, no getAsFileSystemHandle. WebDriver BiDi can neither
+ * drag files nor fill <input webkitdirectory> (input.setFiles refuses a directory), so the files
+ * go through a real file input (real File objects, and real FileSystemFileEntry objects from
+ * Firefox's DataTransfer), and only the folders above them are built here, with readEntries
+ * answering in batches of 100 as Firefox's does. The drop event goes to the page's own handler.
+ */
+export async function dropFolder(page: Page, dir: string): Promise<void> {
+  const files = filesUnder(dir);
+  const name = dir.split('/').filter(Boolean).at(-1)!;
+  const paths = files.map((f) => `${name}/${relative(dir, f)}`);
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'ff-staging';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  const staging = await page.$('input#ff-staging');
+  await staging!.uploadFile(...files);
+  // A source string, not a function: tsx's transform would name the inner functions with a
+  // helper (__name) that does not exist in the page.
+  await page.evaluate(`(${DROP_SOURCE})(${JSON.stringify(paths)})`);
+}
+
+/** In the page: wraps the staged files in the folder entries above them and drops the root. */
+const DROP_SOURCE = String.raw`function (paths) {
+  const input = document.getElementById('ff-staging');
+  const picked = [...input.files];
+  if (picked.length !== paths.length) throw new Error('staged ' + picked.length + ' of ' + paths.length + ' files');
+  const makeDir = (name, fullPath) => ({
+    isFile: false,
+    isDirectory: true,
+    name,
+    fullPath,
+    children: [],
+    createReader() {
+      let at = 0;
+      const all = this.children;
+      return { readEntries: (ok) => queueMicrotask(() => { const batch = all.slice(at, at + 100); at += batch.length; ok(batch); }) };
+    }
+  });
+  const top = paths[0].split('/')[0];
+  const root = makeDir(top, '/' + top);
+  const dirs = new Map([[top, root]]);
+  paths.forEach((p, i) => {
+    const parts = p.split('/');
+    let parent = root;
+    for (let d = 1; d < parts.length - 1; d++) {
+      const key = parts.slice(0, d + 1).join('/');
+      let next = dirs.get(key);
+      if (!next) {
+        next = makeDir(parts[d], '/' + key);
+        dirs.set(key, next);
+        parent.children.push(next);
+      }
+      parent = next;
+    }
+    const one = new DataTransfer();
+    one.items.add(picked[i]);
+    parent.children.push(one.items[0].webkitGetAsEntry());
+  });
+  input.remove();
+  const dt = new DataTransfer();
+  dt.items.add(new File([], top));
+  Object.defineProperty(dt.items[0], 'webkitGetAsEntry', { value: () => root });
+  window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+}`;
+
+/** The text of an element, once one matches. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  const el = await page.waitForSelector(selector, { timeout: 30_000 });
+  return el!.evaluate((e) => e.textContent ?? '');
+}
+
+/** Waits until the selector's text matches `re`. */
+export async function waitText(page: Page, selector: string, re: RegExp): Promise<string> {
+  const h = await page.waitForFunction(
+    (sel: string, src: string, flags: string) => {
+      const t = document.querySelector(sel)?.textContent ?? null;
+      return t !== null && new RegExp(src, flags).test(t) ? t : null;
+    },
+    { timeout: 30_000 },
+    selector,
+    re.source,
+    re.flags
+  );
+  return (await h.jsonValue()) as string;
+}
