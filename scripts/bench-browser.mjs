@@ -247,13 +247,19 @@ async function stopProfile({ cdp, at }, page) {
   return out;
 }
 
-async function projectsCase(base) {
-  const { tree, totals } = generateProjects();
+/** Chromium with a marker on its command line, so its renderers' memory and CPU can be read from /proc. */
+async function markedBrowser() {
   const marker = `--loupe-bench-${process.pid}`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', marker]
   });
+  return { browser, marker };
+}
+
+async function projectsCase(base) {
+  const { tree, totals } = generateProjects();
+  const { browser, marker } = await markedBrowser();
   // Each run drops the tree into a fresh context (no scan index yet), as a real folder drop.
   const drops = [];
   let page = null;
@@ -419,11 +425,7 @@ function printHistory(r) {
 /** --case history: the projects tree's history index only (benchHistory), against the folder floor. */
 async function historyCase(base) {
   const { tree, totals } = generateProjects();
-  const marker = `--loupe-bench-${process.pid}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', marker]
-  });
+  const { browser, marker } = await markedBrowser();
   const hist = await benchHistory(browser, base, tree, marker);
   const page = await (await browser.newContext()).newPage();
   await page.goto(base);
