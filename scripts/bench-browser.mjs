@@ -40,7 +40,7 @@
 // projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|timeline|boot --port 4179] [-- --live-only] [-- --profile]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|timeline|boot --port 4179] [-- --live-only] [-- --profile]
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated)
 //   (the port also comes from BENCH_PORT or PW_PORT)
@@ -249,13 +249,19 @@ async function stopProfile({ cdp, at }, page) {
   return out;
 }
 
-async function projectsCase(base) {
-  const { tree, totals } = generateProjects();
+/** Chromium with a marker on its command line, so its renderers' memory and CPU can be read from /proc. */
+async function markedBrowser() {
   const marker = `--loupe-bench-${process.pid}`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', marker]
   });
+  return { browser, marker };
+}
+
+async function projectsCase(base) {
+  const { tree, totals } = generateProjects();
+  const { browser, marker } = await markedBrowser();
   // Each run drops the tree into a fresh context (no scan index yet), as a real folder drop.
   const drops = [];
   let page = null;
@@ -388,20 +394,48 @@ async function projectsCase(base) {
     projectsSearchBenchCpuS: +first.search.benchS.toFixed(1),
     // Every long task of each drop ([ms from the drop, duration]), to the 3 s after ready.
     projectsTasks: drops.map((d) => d.tasks),
-    historyReadyMs: hist.cold.ms,
-    historyReadyRatio: +(hist.cold.ms / floorMs).toFixed(2),
-    historyLongestTaskMs: hist.cold.longest,
-    historyPeakPssMB: Math.round(hist.peak / 1048576),
-    historyBytesStored: hist.cold.status.bytesStored,
-    historyBytesRatio: +(hist.cold.status.bytesStored / totals.bytes).toFixed(3),
-    historyStatus: hist.cold.status,
-    historyAgainMs: hist.again.ms,
-    historyAgainRatio: +(hist.again.ms / floorMs).toFixed(2),
-    historyAgainRead: hist.again.status.read,
-    historyAppendMs: hist.append.ms,
-    historyAppendFromPollMs: hist.append.fromPoll,
+    ...historyFields(hist, floorMs, totals),
     ...(PROFILE ? { projectsProfile: profiles } : {})
   };
+}
+
+const historyFields = (hist, floorMs, totals) => ({
+  historyReadyMs: hist.cold.ms,
+  historyReadyRatio: +(hist.cold.ms / floorMs).toFixed(2),
+  historyLongestTaskMs: hist.cold.longest,
+  historyPeakPssMB: Math.round(hist.peak / 1048576),
+  historyBytesStored: hist.cold.status.bytesStored,
+  historyBytesRatio: +(hist.cold.status.bytesStored / totals.bytes).toFixed(3),
+  historyStatus: hist.cold.status,
+  historyAgainMs: hist.again.ms,
+  historyAgainRatio: +(hist.again.ms / floorMs).toFixed(2),
+  historyAgainRead: hist.again.status.read,
+  historyAppendMs: hist.append.ms,
+  historyAppendFromPollMs: hist.append.fromPoll
+});
+
+/** The history index lines of the projects case (and of --case history). */
+function printHistory(r) {
+  console.log(`  history index: drop → history().ready, cold   ${r.historyReadyMs} ms   ratio ${r.historyReadyRatio}× the floor (target ≤ 1.0)   ${verdict(r.historyReadyRatio <= 1)}   (${r.historyStatus.indexed} indexed, ${r.historyStatus.failed} failed, ${r.historyStatus.calls} calls)`);
+  console.log(`  … longest main-thread task, drop → ready  ${r.historyLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyLongestTaskMs <= 50)}`);
+  console.log(`  … peak renderer PSS while indexing    ${r.historyPeakPssMB} MB (target ≤ 1024)   ${verdict(r.historyPeakPssMB > 0 && r.historyPeakPssMB <= 1024)}`);
+  console.log(`  … index bytes stored                  ${(r.historyBytesStored / 1e6).toFixed(1)} MB, ${r.historyBytesRatio}× the tree (target ≤ 0.25)   ${verdict(r.historyBytesRatio <= 0.25)}`);
+  console.log(`  … same tree again after a reload → ready  ${r.historyAgainMs} ms   ratio ${r.historyAgainRatio}× the floor (target ≤ 0.25), ${r.historyAgainRead} sessions read   ${verdict(r.historyAgainRatio <= 0.25)}`);
+  console.log(`  … 1 KB append to a followed session → its calls in the index  ${r.historyAppendMs} ms (${r.historyAppendFromPollMs} ms from the poll that saw it) (target ≤ 200)   ${verdict(r.historyAppendMs <= 200)}`);
+}
+
+/** --case history: the projects tree's history index only (benchHistory), against the folder floor. */
+async function historyCase(base) {
+  const { tree, totals } = generateProjects();
+  const { browser, marker } = await markedBrowser();
+  const hist = await benchHistory(browser, base, tree, marker);
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(base);
+  await page.locator('input[type=file][webkitdirectory]').setInputFiles(tree);
+  await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
+  const floorMs = await page.evaluate(folderFloorInPage);
+  await browser.close();
+  return { projectsTotals: totals, projectsFloorMs: Math.round(floorMs), ...historyFields(hist, floorMs, totals) };
 }
 
 /** Runs in the page after a drop: polls window.__loupe.history() until ready; the time from the
@@ -511,12 +545,7 @@ function printProjects(r) {
   console.log(`  … CPU time of the renderer: search ${r.projectsSearchCpuS} s, floor ${r.projectsFloorCpuS} s (ratio ${(r.projectsSearchCpuS / r.projectsFloorCpuS).toFixed(2)}; the search's wall time is this over the cores it gets)`);
   console.log(`  … a second query ("thread", ${r.projectsSearchAgainHits} hits) right after: ${r.projectsSearchAgainMs} ms (the lanes keep part of the text; informational)`);
   console.log(`  … CPU time of the whole machine: search ${r.projectsSearchMachineBusyS} s busy, ${r.projectsSearchMachineIdleS} s idle (this bench's own memory sampling ${r.projectsSearchBenchCpuS} s of the busy); floor ${r.projectsFloorMachineBusyS} s busy`);
-  console.log(`  history index: drop → history().ready, cold   ${r.historyReadyMs} ms   ratio ${r.historyReadyRatio}× the floor (target ≤ 1.0)   ${verdict(r.historyReadyRatio <= 1)}   (${r.historyStatus.indexed} indexed, ${r.historyStatus.failed} failed, ${r.historyStatus.calls} calls)`);
-  console.log(`  … longest main-thread task, drop → ready  ${r.historyLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyLongestTaskMs <= 50)}`);
-  console.log(`  … peak renderer PSS while indexing    ${r.historyPeakPssMB} MB (target ≤ 1024)   ${verdict(r.historyPeakPssMB > 0 && r.historyPeakPssMB <= 1024)}`);
-  console.log(`  … index bytes stored                  ${(r.historyBytesStored / 1e6).toFixed(1)} MB, ${r.historyBytesRatio}× the tree (target ≤ 0.25)   ${verdict(r.historyBytesRatio <= 0.25)}`);
-  console.log(`  … same tree again after a reload → ready  ${r.historyAgainMs} ms   ratio ${r.historyAgainRatio}× the floor (target ≤ 0.25), ${r.historyAgainRead} sessions read   ${verdict(r.historyAgainRatio <= 0.25)}`);
-  console.log(`  … 1 KB append to a followed session → its calls in the index  ${r.historyAppendMs} ms (${r.historyAppendFromPollMs} ms from the poll that saw it) (target ≤ 200)   ${verdict(r.historyAppendMs <= 200)}`);
+  printHistory(r);
   if (r.projectsProfile) {
     console.log(`  --profile: tasks over ${PROFILE_MS} ms (ms from the drop), the functions sampled in them`);
     for (const p of r.projectsProfile) console.log(`    at ${p.at} ms, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);
@@ -579,6 +608,13 @@ async function main() {
     for (let i = 0; i < 100; i++) {
       try { if ((await fetch(base)).ok) break; } catch { /* not up yet */ }
       await new Promise((r) => setTimeout(r, 200));
+    }
+    if (CASE === 'history') {
+      const r = await historyCase(base);
+      console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions; worker reads every file + JSON.parse (floor) ${r.projectsFloorMs} ms`);
+      printHistory(r);
+      console.log(JSON.stringify(r));
+      return;
     }
     if (CASE === 'projects') {
       const r = await projectsCase(base);

@@ -4,14 +4,16 @@
 // project its cost. Cancel stops it; Clear forgets what the browser stored. window.__loupe.history()
 // reads the worker's status directly.
 import { engineClient } from './engine-client.ts';
-import { withDigests, type ListDigest } from '../view/history/list.ts';
+import { withDigests, type DigestCache, type ListDigest } from '../view/history/list.ts';
 import { projectsOf, type ListEntry, type ProjectEntry } from '../view/sessions/list.ts';
 import type { FileNotIndexed, HistoryFailure, HistoryStatus } from '../view/history/types.ts';
 import { formatUsd } from '../view/usage/format.ts';
 
 export type { FileNotIndexed, HistoryFailure, HistoryStatus };
 
+/** How often the page asks for progress; digests are taken in at most every APPLY_MS (each redraws the list). */
 const POLL_MS = 400;
+const APPLY_MS = 1500;
 
 export class HistoryIndex {
   status = $state.raw<HistoryStatus | null>(null);
@@ -27,6 +29,9 @@ export class HistoryIndex {
   #list: ListEntry[] | null = null;
   #patched: ListEntry[] = [];
   #patchedFrom: Map<string, ListDigest> | null = null;
+  #cache: DigestCache = new WeakMap();
+  #projects: { from: ListEntry[]; out: ProjectEntry[] } | null = null;
+  #appliedAt = 0;
 
   /** Starts indexing the loaded tree (a new load resets what is shown), once the page is idle. */
   start(): void {
@@ -49,13 +54,13 @@ export class HistoryIndex {
     const finished = api.historyStart().finally(() => (done = true));
     try {
       while (run === this.#run) {
-        await this.#poll(run);
+        await this.#poll(run, false);
         if (done || this.status?.ready || this.cancelled) break;
         await Promise.race([finished, new Promise((r) => setTimeout(r, POLL_MS))]);
       }
       await finished;
       if (run === this.#run) {
-        await this.#poll(run);
+        await this.#poll(run, true);
         this.failures = await api.historyFailures();
       }
     } finally {
@@ -63,11 +68,15 @@ export class HistoryIndex {
     }
   }
 
-  async #poll(run: number): Promise<void> {
+  async #poll(run: number, all: boolean): Promise<void> {
     const { api } = await engineClient();
-    const [status, page] = await Promise.all([api.historyStatus(), api.historyDigests(this.#next)]);
+    // The digests come in batches (each redraws the list), the progress line every poll.
+    const take = all || performance.now() - this.#appliedAt >= APPLY_MS;
+    const [status, page] = await Promise.all([api.historyStatus(), take ? api.historyDigests(this.#next) : null]);
     if (run !== this.#run) return;
     this.status = status;
+    if (!page) return;
+    this.#appliedAt = performance.now();
     if (page.rows.length) {
       const next = new Map(this.digests);
       for (const r of page.rows) next.set(r.key, r);
@@ -79,7 +88,7 @@ export class HistoryIndex {
   /** A followed folder changed: its sessions' digests are read again from where the poll was. */
   refresh(): void {
     const run = this.#run;
-    if (!this.running) void this.#poll(run);
+    if (!this.running) void this.#poll(run, true);
   }
 
   async cancel(): Promise<void> {
@@ -103,13 +112,15 @@ export class HistoryIndex {
     if (list !== this.#list || this.digests !== this.#patchedFrom) {
       this.#list = list;
       this.#patchedFrom = this.digests;
-      this.#patched = withDigests(list, this.digests);
+      this.#patched = withDigests(list, this.digests, this.#cache);
     }
     return this.#patched;
   }
 
   projects(list: ListEntry[]): ProjectEntry[] {
-    return projectsOf(this.entries(list));
+    const from = this.entries(list);
+    if (this.#projects?.from !== from) this.#projects = { from, out: projectsOf(from) };
+    return this.#projects.out;
   }
 
   /** A session's cost line from its digest (null until indexed). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { projectsOf, type ListEntry } from '../sessions/list.ts';
-import { withDigests } from './list.ts';
+import { withDigests, type DigestCache } from './list.ts';
 
 const entry = (key: string, project: string, turns: number, endedAt: number): ListEntry => ({ key, project, harness: 'claude-code', title: key, startedAt: endedAt - 100, endedAt, bytes: 10, turns, turnsExact: false, subagents: 0, cwd: null, model: null });
 
@@ -11,6 +11,20 @@ describe('the session list with history digests', () => {
     expect(out[0]).toMatchObject({ turns: 4, turnsExact: true, costUsd: 1.25, endedAt: 3000 });
     expect(out[1]).toBe(list[1]);
     expect(withDigests(list, new Map())).toBe(list);
+  });
+
+  it('with a cache, an unchanged entry and digest give the same object again; a new digest a new one', () => {
+    const list = [entry('a', 'p1', 3, 1000), entry('b', 'p1', 5, 2000)];
+    const cache: DigestCache = new WeakMap();
+    const da = { key: 'a', turns: 4, costUsd: 1, startedAt: 0, endedAt: 5000 };
+    const first = withDigests(list, new Map([['a', da]]), cache);
+    const second = withDigests(list, new Map([['a', da], ['b', { key: 'b', turns: 6, costUsd: 2, startedAt: 0, endedAt: 2100 }]]), cache);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(list[1]);
+    expect(second[1]).toMatchObject({ turns: 6, turnsExact: true });
+    const third = withDigests(list, new Map([['a', { ...da, turns: 9 }]]), cache);
+    expect(third[0]).not.toBe(first[0]);
+    expect(third[0].turns).toBe(9);
   });
 
   it('gives a project its cost once every one of its sessions is indexed, and its last activity from them', () => {

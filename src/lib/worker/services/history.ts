@@ -131,8 +131,13 @@ export class HistoryService {
     const todo = this.#sources.filter((s) => !heads.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
-    this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate);
-    if (items.length) await this.#queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    const queue = (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate));
+    if (items.length) await queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
+    if (generation === this.#generation && this.#queue === queue) {
+      queue.dispose();
+      this.#queue = null;
+    }
     if (generation === this.#generation) {
       this.#flush();
       await this.#writing;
