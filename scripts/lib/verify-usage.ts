@@ -96,7 +96,8 @@ export async function loadCalls(dir: string): Promise<{ calls: BilledCall[]; ses
  *  `.jsonl`; `<project>/<file>` → the file's stem; `…/<session>/subagents/<file>` → the session;
  *  any other nested file → the folder it is in. `file` is relative to the projects folder's parent. */
 export function ccusageSession(file: string): string {
-  const segs = file.split('/').slice(1);
+  // An inline sidechain's calls are read from the main file (`<main>#sidechain-<n>.jsonl`).
+  const segs = file.replace(/#sidechain-\d+\.jsonl$/, '.jsonl').split('/').slice(1);
   const name = segs[segs.length - 1];
   if (segs.length === 1) return name;
   if (segs.length === 2) return name.endsWith('.jsonl') ? name.slice(0, -6) : name;
