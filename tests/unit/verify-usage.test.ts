@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatVerification, verifyUsage } from '../../scripts/lib/verify-usage.ts';
+import { ccusageSession, formatVerification, verifyUsage } from '../../scripts/lib/verify-usage.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(join(tmpdir(), 'loupe-verify-'));
@@ -33,5 +33,13 @@ describe('verify:usage against ccusage', () => {
       expect(total.tokensEqual, table).toBe(true);
       expect(Math.abs(total.costDelta)).toBeLessThanOrEqual(0.005);
     }
+  });
+
+  it('keys sessions as ccusage does (measured on crafted trees)', () => {
+    expect(ccusageSession('projects/p/abc.jsonl')).toBe('abc');
+    expect(ccusageSession('projects/p/abc/subagents/agent-1.jsonl')).toBe('abc');
+    expect(ccusageSession('projects/p/abc#sidechain-2.jsonl')).toBe('abc');
+    expect(ccusageSession('projects/abc.jsonl')).toBe('abc.jsonl');
+    expect(ccusageSession('projects/p/x/y/z/S.jsonl')).toBe('z');
   });
 });
