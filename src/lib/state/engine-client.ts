@@ -43,6 +43,8 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       cancelSearch: async (...a) => engine.cancelSearch(...a),
       prepareSearch: async (...a) => engine.prepareSearch(...a),
       searchCached: async (...a) => engine.searchCached(...a),
+      historySearchIndex: async () => engine.historySearchIndex(),
+      historySearchStatus: async () => engine.historySearchStatus(),
       scanSecrets: (...a) => engine.scanSecrets(...a),
       exportText: (...a) => engine.exportText(...a),
       exportBlob: (...a) => engine.exportBlob(...a),

@@ -36,7 +36,9 @@ import { firstChangedTurn, liveActivity, markLiveThought, rebuildTail, type Live
 import type { ChatIndex, FollowChange, FollowOutcome, InputFile, ListSnapshot, LiveState, LoadOutcome, LoadProgress, SessionSummary } from './protocol.ts';
 import type { RowIndexStore, WriteStats } from '../store/row-index.ts';
 import type { SearchPool } from '../view/search/pool.ts';
-import { fieldsOfLoaded } from '../view/search/lane.ts';
+import { fieldsOfLoaded, LocalLane } from '../view/search/lane.ts';
+import { fieldsOfIndexText, type SessionSearchIndex } from '../view/search/history-index.ts';
+import { HistorySearch, type HistorySearchStatus, type RunJob } from './services/history-search.ts';
 import { scanInPool, startSearchPool } from './search-pool.ts';
 
 /** The persisted row index as the engine stores it. */
@@ -77,6 +79,8 @@ export class Engine {
   #searchData = new WeakMap<Entry, SearchData>();
   /** Searchable text of sessions that are not built (cached or listed), parsed on a search's way through them. */
   #cachedSearch = new SessionTextCache(CACHED_SEARCH_CHARS);
+  /** The history search index of the listed sessions (services/history-search.ts). */
+  #history = new HistorySearch();
   /** Search workers that build a big drop's listed sessions side by side (search-pool.ts); null: none here. */
   #pool: SearchPool | null | undefined;
   #startPool: () => SearchPool | null;
@@ -316,6 +320,7 @@ export class Engine {
     this.#forgetScan();
     this.#sessions = new Map();
     this.#listed = new Map(listing.sessions.map((s) => [s.key, s]));
+    this.#history.setListed(listing.sessions);
     this.#blobs = new Map(files.map((f) => [normPath(f.path), f.blob]));
     const first = listing.sessions[0] ? await this.#built(listing.sessions[0].key) : null;
     if (abort.signal.aborted || generation !== this.#generation) {
@@ -347,6 +352,7 @@ export class Engine {
     this.#persisted = null;
     this.#restoring.clear();
     this.#listed = new Map();
+    this.#history.setListed([]);
     this.#blobs = new Map();
     this.#lru.clear();
     this.#building.clear();
@@ -365,16 +371,33 @@ export class Engine {
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
     if (this.#pool === undefined && picked.some((k) => this.#listed.has(k) && !this.#isBuilt(k))) this.#pool = this.#startPool();
     const pool = this.#pool ?? null;
-    const lane = (key: string) => {
+    const lane = (key: string, indexText?: Uint8Array) => {
       const listed = this.#listed.get(key);
       if (!pool || !listed || this.#isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
-      return scanInPool(pool, request, { cacheKey: `${this.#generation}:${key}`, key, files: this.#listedFiles(listed), listed });
+      return scanInPool(pool, request, { cacheKey: `${this.#generation}:${key}`, key, files: this.#listedFiles(listed), listed, indexText });
     };
-    return runSearch(
-      request,
-      picked.map((key) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) })),
-      { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
-    );
+    const scanSource = (key: string) => ({ key, fields: () => (this.#isBuilt(key) ? this.#searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) });
+    const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
+    if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
+    // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
+    const fromIndex = (key: string, index: SessionSearchIndex) =>
+      this.#isBuilt(key) || !this.#listed.has(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index.text) };
+    const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
+    const out = await runSearch(request, sources, hooks);
+    return out.ok ? { ...out, history: info } : out;
+  }
+
+  /** Builds the history search index of every listed session (in the search lanes); resolves when done. */
+  historySearchIndex(): Promise<HistorySearchStatus> {
+    if (this.#pool === undefined && this.#listed.size) this.#pool = this.#startPool();
+    const pool = this.#pool ?? null;
+    const local = new LocalLane(CACHED_SEARCH_CHARS / 4);
+    const run: RunJob = (job, size) => (pool ? pool.submit(job.cacheKey, size, () => job) : local.run({ ...job, generation: 0 }));
+    return this.#history.indexAll(run, (s) => this.#listedFiles(s), (key) => `${this.#generation}:${key}`);
+  }
+
+  historySearchStatus(): HistorySearchStatus {
+    return this.#history.status();
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */

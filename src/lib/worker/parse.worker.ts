@@ -21,6 +21,8 @@ const api = {
   cancelSearch: engine.cancelSearch.bind(engine),
   prepareSearch: engine.prepareSearch.bind(engine),
   searchCached: engine.searchCached.bind(engine),
+  historySearchIndex: engine.historySearchIndex.bind(engine),
+  historySearchStatus: engine.historySearchStatus.bind(engine),
   scanSecrets: engine.scanSecrets.bind(engine),
   exportText: engine.exportText.bind(engine),
   exportBlob: engine.exportBlob.bind(engine),

@@ -14,10 +14,10 @@ import { loadListed } from '../../ingest/listed.ts';
 import { scanInputs } from '../../ingest/scan.ts';
 import type { SearchField } from './fields.ts';
 import { buildSearchIndex, indexFields, type SessionSearchIndex } from './history-index.ts';
-import { runHistorySearch, type HistoryRunInfo } from './history-query.ts';
+import { runHistorySearch } from './history-query.ts';
 import { fieldsOfLoaded } from './lane.ts';
 import type { SearchOptions } from './query.ts';
-import { runSearch, type SearchOutcome, type SearchRequest } from './run.ts';
+import { runSearch, type HistoryRunInfo, type SearchOutcome, type SearchRequest } from './run.ts';
 
 let root = '';
 const sessions: { key: string; fields: SearchField[]; index: SessionSearchIndex }[] = [];

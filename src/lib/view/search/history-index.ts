@@ -187,8 +187,13 @@ export async function buildSearchIndex(fields: readonly SearchField[]): Promise<
 }
 
 /** The fields an index was built from, as they were. */
-export async function indexFields(index: SessionSearchIndex): Promise<SearchField[]> {
-	return JSON.parse(await inflate(index.text)) as SearchField[];
+export function indexFields(index: SessionSearchIndex): Promise<SearchField[]> {
+	return fieldsOfIndexText(index.text);
+}
+
+/** The fields from an index's `text` alone (what crosses to a search lane). */
+export async function fieldsOfIndexText(text: Uint8Array): Promise<SearchField[]> {
+	return JSON.parse(await inflate(text)) as SearchField[];
 }
 
 /** Bytes an index takes when stored (what the history budget counts). */

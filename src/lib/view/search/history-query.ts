@@ -15,7 +15,8 @@
 // the scan's answer by construction.
 import { filterHas, foldKey, gramsOf, type GramFilter } from './history-index.ts';
 import { foldDiacritics, type SearchOptions } from './query.ts';
-import { runSearch, type RunHooks, type SearchOutcome, type SearchRequest, type SearchSource } from './run.ts';
+import { runSearch, type HistoryRunInfo, type RunHooks, type SearchOutcome, type SearchRequest, type SearchSource } from './run.ts';
+
 
 export interface HistoryPlan {
 	/** Literal runs every match contains (under the query's own diacritic folding). */
@@ -139,15 +140,6 @@ export interface HistorySession {
 	key: string;
 	filter: GramFilter | null;
 	source: SearchSource;
-}
-
-export interface HistoryRunInfo {
-	/** Sessions answered from their index (filtered), and how many of those were candidates. */
-	indexed: number;
-	candidates: number;
-	/** Sessions with no index yet (searched by the scan). */
-	scanned: number;
-	scanAll: string | null;
 }
 
 /** The sources runSearch goes through: every session, a filtered-out one as a source that has nothing. */
