@@ -366,8 +366,10 @@ export class Engine {
   async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
     const signal = this.#newSearch(generation);
     const known = this.#knownKeys();
-    // Built sessions first (their text is ready), then listed ones, parsed on the way.
-    const picked = (keys.length ? keys.filter((k) => known.includes(k)) : known).sort((a, b) => Number(!this.#isBuilt(a)) - Number(!this.#isBuilt(b)));
+    // Built sessions first (their text is ready), then listed ones, parsed on the way; a history
+    // query over given keys keeps their order (the field groups them by project, newest first).
+    const given = keys.length ? keys.filter((k) => known.includes(k)) : known;
+    const picked = request.history && keys.length ? given : given.sort((a, b) => Number(!this.#isBuilt(a)) - Number(!this.#isBuilt(b)));
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
     if (this.#pool === undefined && picked.some((k) => this.#listed.has(k) && !this.#isBuilt(k))) this.#pool = this.#startPool();
     const pool = this.#pool ?? null;
