@@ -2,7 +2,7 @@
 // sniff of up to HEAD_BYTES), so a file can be sorted before it is read whole. Content decides;
 // the path only breaks ties (a state log is named states/<sid>.jsonl, a subagent lives in
 // <sid>/subagents/). Every file gets a kind; 'unknown' always carries a human reason.
-import type { ClassifiedFile } from './types.ts';
+import type { ClassifiedFile, HeadSniff } from './types.ts';
 import {
 	agentIdFromName,
 	baseName,
@@ -47,19 +47,6 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What the head of a file says about its content. */
-export interface HeadSniff {
-	/** Decoded head text (BOM stripped), or null when the bytes are not text. */
-	text: string | null;
-	binaryReason: string | null;
-	/** Whether the head is the whole file. */
-	complete: boolean;
-	/** Parsed JSON values of complete non-blank, non-comment lines (at most SNIFF_LINES). */
-	values: unknown[];
-	/** Lines that did not parse as JSON. */
-	badLines: number;
-	/** The first complete line did not parse (or there is no complete line). */
-	firstLineBad: boolean;
-}
 
 export function sniffHead(head: Uint8Array, totalBytes: number): HeadSniff {
 	const complete = head.length >= totalBytes;

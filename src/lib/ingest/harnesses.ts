@@ -14,7 +14,7 @@ import { parseOpenCode, type OpenCodeDoc, type OpenCodeInput, type OpenCodeResul
 import type { HarnessId, HarnessResult } from '../model/harness/kit.ts';
 import type { FileRecords, Issue } from '../model/index.ts';
 import { atomText } from '../model/index.ts';
-import type { HeadSniff } from './classify.ts';
+import type { HeadSniff } from './types.ts';
 import { baseName, normPath, stemOf } from './paths.ts';
 import { clip } from './prompt-text.ts';
 import { TITLE_MAX } from './session-meta.ts';

@@ -7,7 +7,7 @@
 // part documents with their session. The full parse on open is still load-files.ts.
 import { msOf, type HarnessId } from '../model/harness/kit.ts';
 import type { FileRecords } from '../model/index.ts';
-import type { HeadSniff } from './classify.ts';
+import type { HeadSniff } from './types.ts';
 import { HARNESS_DOC_FORMATS, harnessTitle, openCodeKind, runAdapter, type HarnessFormat } from './harnesses.ts';
 import { dirOf, segments } from './paths.ts';
 import type { ClassifiedFile } from './types.ts';

@@ -14,13 +14,13 @@
 //
 // Estimates are marked as such: `turnsEst` is the first prompt plus the later prompts seen in the
 // head extrapolated over the file's size (`exact` when the head was the whole file).
-import { classifyFile, sniffHead, type HeadSniff } from './classify.ts';
+import { classifyFile, sniffHead } from './classify.ts';
 import { cyrb53 } from './load-files.ts';
 import { msOf, titleFields } from './summary.ts';
 import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
-import type { ClassifiedFile, FileKind, InputFile } from './types.ts';
+import type { ClassifiedFile, FileKind, HeadSniff, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
 import { HARNESS_DOC_FORMATS, isHarnessFile } from './harnesses.ts';

@@ -3,6 +3,8 @@
 // The first four names are what the worker and the views rely on; the rest serve grouping.
 import type { Issue, ParseResult } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
+/** Which agent wrote a file, as data (views render it, never compare it). */
+export type { HarnessId };
 
 export type FileKind = 'transcript' | 'subagent' | 'subagent-meta' | 'state-log' | 'postal-log' | 'unknown';
 
@@ -172,4 +174,19 @@ export interface InputFile {
 	/** The file's bytes, when the caller has read them already (a search lane reads a session's
 	 *  files while it builds the one before); the blob is then not read again. */
 	bytes?: Uint8Array;
+}
+
+/** What the head of a file says (ingest/classify.ts sniffs it; harnesses.ts and scan-harness.ts read it). */
+export interface HeadSniff {
+	/** Decoded head text (BOM stripped), or null when the bytes are not text. */
+	text: string | null;
+	binaryReason: string | null;
+	/** Whether the head is the whole file. */
+	complete: boolean;
+	/** Parsed JSON values of complete non-blank, non-comment lines (at most SNIFF_LINES). */
+	values: unknown[];
+	/** Lines that did not parse as JSON. */
+	badLines: number;
+	/** The first complete line did not parse (or there is no complete line). */
+	firstLineBad: boolean;
 }

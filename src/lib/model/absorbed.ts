@@ -19,7 +19,7 @@ import { blocksText, deriveAuthor, hasAutoMarker, isObj } from './text.ts';
 import type { Atom, ContentBlock } from './types.ts';
 import { LOWER_Z, PLACE_ISSUE, PLACE_NONE, type Line } from './build-context.ts';
 import { isKept } from './active-path.ts';
-import type { EmitEnv } from './emit.ts';
+import type { EmitEnv } from './emit-env.ts';
 
 export function emitAbsorbed(env: EmitEnv, lineVerdict: Uint8Array): void {
 	const { ctx, table, graph } = env;

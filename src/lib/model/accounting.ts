@@ -3,8 +3,9 @@
 // counted first (each is the home of one line), and, after emission, the home of every
 // transcript line that produced no atom and no issue — offPath (replayed, absorbed duplicate,
 // rewound, cleared, sidechain, duplicate: an earlier copy of a uuid a later line redefines) or
-// metadata (with its skip reason and, in viewer mode, the raw JSON of small or unknown records, D7).
-import type { Accounting, FileRecords, MetadataLine, OffPathLine } from './types.ts';
+// metadata (with its skip reason and, in viewer mode, the raw JSON of small or unknown records, D7,
+// and the billing facts of a line that carries usage, so history usage counts rewound calls too).
+import type { Accounting, FileRecords, LineCall, MetadataLine, OffPathLine } from './types.ts';
 import { isObj } from './text.ts';
 import { PLACE_ATOM, PLACE_ISSUE, PLACE_OFF, V_CLEAR, V_DUPLICATE, V_REWIND, V_SIDECHAIN, VERDICT_NAME, type Ctx, type Line, type LineTable } from './build-context.ts';
 
@@ -42,20 +43,42 @@ export function placeLine(ctx: Ctx, table: LineTable, lineVerdict: Uint8Array, L
 	const p = place[L.seq];
 	if (p === PLACE_ATOM || p === PLACE_ISSUE) return;
 	const file = ctx.files[L.fi];
+	const call = ctx.viewer ? lineCall(L) : null;
 	if (p === PLACE_OFF) {
-		offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: reason[L.seq] ?? 'off-path' });
+		const o: OffPathLine = { file, line: L.rec.line, uuid: L.uuid, reason: reason[L.seq] ?? 'off-path' };
+		if (call) o.call = call;
+		offPath.push(o);
 		return;
 	}
 	const vd = L.uuid !== null ? lineVerdict[L.seq] : 0;
 	if (vd === V_REWIND || vd === V_CLEAR || vd === V_SIDECHAIN || vd === V_DUPLICATE) {
-		offPath.push({ file, line: L.rec.line, uuid: L.uuid, reason: VERDICT_NAME[vd] });
+		const o: OffPathLine = { file, line: L.rec.line, uuid: L.uuid, reason: VERDICT_NAME[vd] };
+		if (call) o.call = call;
+		offPath.push(o);
 		return;
 	}
 	const m: MetadataLine = { file, line: L.rec.line, type: metaType(L), uuid: L.uuid, t: Number.isNaN(L.t) ? null : L.t };
+	if (call) m.call = call;
 	const why = reason[L.seq];
 	if (why) m.reason = why;
 	if (ctx.viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type) || L.type === 'system')) m.value = L.v;
 	ctx.metadata.push(m);
+}
+
+/** The billing facts of a line with `message.usage` (history usage counts every billed call,
+ *  wherever its line ended up), or null. */
+function lineCall(L: Line): LineCall | null {
+	const m = L.v.message;
+	if (!isObj(m) || !isObj(m.usage)) return null;
+	const own = typeof L.v.timestamp === 'string' && Number.isFinite(L.ms);
+	return {
+		messageId: typeof m.id === 'string' && m.id ? m.id : null,
+		requestId: typeof L.v.requestId === 'string' && L.v.requestId ? L.v.requestId : null,
+		model: typeof m.model === 'string' ? m.model : null,
+		usage: m.usage as LineCall['usage'],
+		ms: own ? L.ms : null,
+		sidechain: L.v.isSidechain === true
+	};
 }
 
 function metaType(L: Line): string {

@@ -80,7 +80,7 @@ export function baseAtom(ctx: Ctx, L: Line, type: Atom['type']): Atom {
 	return { type, uuid: L.uuid, session_id: ctx.rompUuid, t: L.t, fsid: ctx.fsids[L.fi], parentUuid: (L.v.parentUuid as string | null | undefined) ?? null };
 }
 
-/** D6: viewer atoms also carry ms, line, toolUseResult, messageId, isSidechain, isMeta, agentId. */
+/** D6: viewer atoms also carry ms, line, toolUseResult, messageId, requestId, isSidechain, isMeta, agentId. */
 function withViewerFields(ctx: Ctx, L: Line, a: Atom): Atom {
 	if (!ctx.viewer) return a;
 	a.ms = L.ms;
@@ -89,6 +89,7 @@ function withViewerFields(ctx: Ctx, L: Line, a: Atom): Atom {
 	if (v.toolUseResult !== undefined) a.toolUseResult = v.toolUseResult;
 	const m = v.message;
 	if (isObj(m) && typeof m.id === 'string') a.messageId = m.id;
+	if (typeof v.requestId === 'string') a.requestId = v.requestId;
 	if (typeof v.isSidechain === 'boolean') a.isSidechain = v.isSidechain;
 	if (v.isMeta === true) a.isMeta = true;
 	if (typeof v.agentId === 'string') a.agentId = v.agentId;

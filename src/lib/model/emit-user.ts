@@ -19,7 +19,7 @@ import {
 } from './text.ts';
 import { baseAtom, normMessage } from './atom-sink.ts';
 import { cap, type Line } from './build-context.ts';
-import type { EmitEnv } from './emit.ts';
+import type { EmitEnv } from './emit-env.ts';
 
 const SKILL_CAP = 16000;
 

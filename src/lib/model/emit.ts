@@ -4,24 +4,12 @@
 // emitted here; user lines go through the numbered rules of emit-user.ts. Other system lines
 // are skipped to metadata as `system:<subtype>`.
 import { emitUser } from './emit-user.ts';
-import { isObj, type AuthorContext, type Obj } from './text.ts';
-import { AtomSink, baseAtom, normMessage } from './atom-sink.ts';
-import { PLACE_NONE, type Ctx, type Line, type LineTable } from './build-context.ts';
-import { resolvedParent, type Graph } from './graph.ts';
-import type { LineTexts } from './line-table.ts';
+import { isObj, type Obj } from './text.ts';
+import { baseAtom, normMessage } from './atom-sink.ts';
+import { PLACE_NONE, type Line } from './build-context.ts';
+import { resolvedParent } from './graph.ts';
 import type { Atom } from './types.ts';
-import type { PrePasses } from './pre-passes.ts';
-
-/** What the emitting stages read: the line table, graph, pre-pass results, and the sink. */
-export interface EmitEnv {
-	ctx: Ctx;
-	table: LineTable;
-	graph: Graph;
-	pre: PrePasses;
-	texts: LineTexts;
-	authors: AuthorContext;
-	sink: AtomSink;
-}
+import type { EmitEnv } from './emit-env.ts';
 
 export function emitKeptLines(env: EmitEnv): void {
 	for (const L of env.pre.keptLines) emitKeptLine(env, L);

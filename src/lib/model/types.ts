@@ -115,6 +115,8 @@ export interface ViewerExtras {
 	toolUseResult?: unknown;
 	/** message.id of an assistant line (one API response is split over several lines). */
 	messageId?: string;
+	/** The line's requestId: with messageId, the identity of one billed API call. */
+	requestId?: string;
 	isSidechain?: boolean;
 	isMeta?: boolean;
 	agentId?: string;
@@ -231,6 +233,21 @@ export interface OffPathLine {
 	uuid: string | null;
 	/** 'rewind' | 'clear' | 'sidechain' | 'replay' | 'skipped:<rule>' | ... */
 	reason: string;
+	/** viewer mode: the API call the line records (a rewound branch was billed too). */
+	call?: LineCall;
+}
+
+/** The billing facts of a line that carries `message.usage` but shows no atom (viewer mode):
+ *  what history usage needs to count a call on an abandoned branch, a copy or a skipped line. */
+export interface LineCall {
+	messageId: string | null;
+	requestId: string | null;
+	model: string | null;
+	usage: Usage;
+	/** Epoch ms of the line's own timestamp (null: the line has none). */
+	ms: number | null;
+	/** The line's isSidechain flag (an inline subagent line in a main transcript). */
+	sidechain: boolean;
 }
 
 export interface MetadataLine {
@@ -243,6 +260,8 @@ export interface MetadataLine {
 	reason?: string;
 	/** viewer mode: raw JSON of records whose type the model does not recognise. */
 	value?: unknown;
+	/** viewer mode: the API call the line records, when it carries usage but shows no atom. */
+	call?: LineCall;
 }
 
 export interface Accounting {

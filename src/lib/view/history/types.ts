@@ -4,7 +4,7 @@
 // crosses the worker boundary and goes into IndexedDB as it is.
 // The digest and the calls are computed from a built session (view/history/digest.ts,
 // view/history/calls.ts); reports (view/history/reports.ts) and exports read the calls only.
-import type { HarnessId } from '../../model/harness/kit.ts';
+import type { HarnessId } from '../../ingest/types.ts';
 
 /** One billed API call. Counted once across the whole history by `id`. */
 export interface BilledCall {
@@ -14,7 +14,10 @@ export interface BilledCall {
   id: string;
   /** Epoch ms of the call's line (null: no usable time; such calls count in totals, never in a period). */
   ms: number | null;
-  /** The session id the call's line records (`sessionId`), else the listed session's id. */
+  /** The session the call counts for, as ccusage groups it: the id of the transcript file the
+   *  call is kept from (its stem; a subagent file's or inline sidechain's parent session), else
+   *  the listed session's id (other harnesses). A resumed session's copied line counts for the
+   *  file it is read from, like ccusage (docs/usage-counting.md). */
   sessionId: string;
   /** Loupe's key of the listed session the call was read from. */
   sessionKey: string;
@@ -33,6 +36,10 @@ export interface BilledCall {
   onPath: boolean;
   /** Read from a subagent transcript (file or inline sidechain). */
   subagent: boolean;
+  /** The transcript path the kept copy was read from, and its 1-based line: ties between copies
+   *  go to the first in path order (ccusage reads files in path order). */
+  file?: string;
+  line?: number;
 }
 
 /** Per tool: how often it was called and how many of those calls failed. */

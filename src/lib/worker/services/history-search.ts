@@ -7,11 +7,11 @@
 // An indexed session answers from its index (ruled out by its filter, or decoded in a lane instead
 // of built); the rest are searched as the scan searches them, so the answer is the scan's.
 import type { ScannedSession } from '../../ingest/scan.ts';
-import type { InputFile } from '../../ingest/types.ts';
 import { indexBytes, isSearchIndex, type SessionSearchIndex } from '../../view/search/history-index.ts';
 import { historySources, planQuery } from '../../view/search/history-query.ts';
 import type { LaneJob, LaneResult } from '../../view/search/lane.ts';
 import type { HistoryRunInfo, SearchRequest, SearchSource } from '../../view/search/run.ts';
+import type { Listing } from './types.ts';
 
 /** How far the history's search index has come (`window.__loupe.historySearchStatus()`). */
 export interface HistorySearchStatus {
@@ -34,23 +34,25 @@ export type RunJob = (job: Omit<LaneJob, 'generation'>, size: number) => Promise
 const IN_FLIGHT = 4;
 
 export class HistorySearch {
+	#catalog: Listing;
 	#indexes = new Map<string, SessionSearchIndex>();
 	#failed = new Set<string>();
-	#listed: ScannedSession[] = [];
 	#generation = 0;
 	#running: Promise<HistorySearchStatus> | null = null;
 	#started = 0;
 	#ms = 0;
 
-	/** A new listing (a load): what was indexed for other sessions is forgotten. */
-	setListed(listed: ScannedSession[]): void {
-		this.#generation++;
-		this.#listed = listed;
-		const keep = new Set(listed.map((s) => s.key));
-		for (const k of this.#indexes.keys()) if (!keep.has(k)) this.#indexes.delete(k);
-		this.#failed.clear();
-		this.#running = null;
-		this.#ms = 0;
+	constructor(catalog: Listing) {
+		this.#catalog = catalog;
+		// A replaced listing takes its sessions' indexes with it (a re-drop builds them again).
+		catalog.onChange((change) => {
+			if (change !== 'listing') return;
+			this.#generation++;
+			this.#indexes.clear();
+			this.#failed.clear();
+			this.#running = null;
+			this.#ms = 0;
+		});
 	}
 
 	/** A session's index from elsewhere (the history service's stored entry); a stale one is ignored. */
@@ -63,11 +65,12 @@ export class HistorySearch {
 	}
 
 	status(): HistorySearchStatus {
+		const listedSessions = this.#catalog.sessions();
 		let bytes = 0;
 		let chars = 0;
 		let treeBytes = 0;
 		let indexed = 0;
-		for (const s of this.#listed) {
+		for (const s of listedSessions) {
 			treeBytes += s.bytes;
 			const idx = this.#indexes.get(s.key);
 			if (!idx) continue;
@@ -75,29 +78,29 @@ export class HistorySearch {
 			bytes += indexBytes(idx);
 			chars += idx.chars;
 		}
-		const listed = this.#listed.length;
+		const listed = listedSessions.length;
 		const failed = this.#failed.size;
 		return { listed, indexed, failed, indexBytes: bytes, treeBytes, chars, ms: this.#running ? this.#ms || performance.now() - this.#started : this.#ms, ready: listed > 0 && indexed + failed >= listed };
 	}
 
 	/** Indexes every listed session not indexed yet; resolves when all are (or failed). */
-	indexAll(run: RunJob, filesOf: (s: ScannedSession) => InputFile[], cacheKey: (key: string) => string): Promise<HistorySearchStatus> {
-		this.#running ??= this.#indexAll(run, filesOf, cacheKey);
+	indexAll(run: RunJob): Promise<HistorySearchStatus> {
+		this.#running ??= this.#indexAll(run);
 		return this.#running;
 	}
 
-	async #indexAll(run: RunJob, filesOf: (s: ScannedSession) => InputFile[], cacheKey: (key: string) => string): Promise<HistorySearchStatus> {
+	async #indexAll(run: RunJob): Promise<HistorySearchStatus> {
 		const generation = this.#generation;
+		const catalog = this.#catalog;
 		this.#started = performance.now();
-		let todo = this.#listed.filter((s) => !this.#indexes.has(s.key));
+		let todo = catalog.sessions().filter((s) => !this.#indexes.has(s.key));
 		while (todo.length && generation === this.#generation) {
 			const again: ScannedSession[] = [];
 			let at = 0;
 			const worker = async () => {
 				while (at < todo.length && generation === this.#generation) {
 					const s = todo[at++];
-					const files = filesOf(s);
-					const r = await run({ cacheKey: cacheKey(s.key), key: s.key, files, listed: s, query: '', maxHits: 0, buildIndex: true }, s.bytes);
+					const r = await run({ cacheKey: `${catalog.generation}:${s.key}`, key: s.key, files: catalog.listedFiles(s), listed: s, query: '', maxHits: 0, buildIndex: true }, s.bytes);
 					if (generation !== this.#generation) return;
 					if (!r) again.push(s); // a search took the lanes: indexed after it
 					else if (r.ok && r.index) this.#indexes.set(s.key, r.index);

@@ -1,0 +1,146 @@
+// The catalog: what the current load is and what it listed. It owns the load generation and its
+// AbortController (a new load aborts the one in flight), the files staged ahead of a big load,
+// the scan (ingest/scan.ts: heads and tails of every file), the listing of a big drop with its
+// File handles, and the last scan's stats and stored records (the page's scan index). Other
+// services read it through `Listing` (types.ts) and hear of every change through onChange.
+import { loadListed } from '../../ingest/listed.ts';
+import type { LoadedSession } from '../../ingest/types.ts';
+import { scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../../ingest/scan.ts';
+import { normPath } from '../../ingest/paths.ts';
+import type { InputFile, ListSnapshot } from '../protocol.ts';
+import { entryOfScan } from './summaries.ts';
+import type { CatalogChange, Listing } from './types.ts';
+
+export class Catalog implements Listing {
+  #generation = 0;
+  #abort: AbortController | null = null;
+  /** Scan mode (big drops): every listed session and its files as Blob handles. */
+  #listed = new Map<string, ScannedSession>();
+  #blobs = new Map<string, Blob>();
+  #listeners: ((change: CatalogChange) => void)[] = [];
+  /** The last load's scan: wall time, files, and how many came from earlier scans. */
+  #scanStats = { ms: 0, files: 0, reused: 0 };
+  /** Files handed over in batches before a big load (see stage()). */
+  #staged: { generation: number; files: InputFile[]; known: Map<string, StoredScan> } = { generation: -1, files: [], known: new Map() };
+  /** The last load's scans, for the page to store (scanRecords) so a later drop reuses them. */
+  #lastScan: { scans: FileScan[]; identities: Map<string, string>; stored: StoredScan[] | null } = { scans: [], identities: new Map(), stored: null };
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  onChange(fn: (change: CatalogChange) => void): void {
+    this.#listeners.push(fn);
+  }
+
+  #emit(change: CatalogChange): void {
+    for (const fn of this.#listeners) fn(change);
+  }
+
+  /**
+   * Hands over part of a big drop's files ahead of load(generation, { files: [], staged: true }).
+   * Cloning thousands of File handles into the worker in one message blocks the page for most
+   * of a second; in batches, each message is a short task.
+   */
+  stage(generation: number, files: InputFile[], known: StoredScan[] = []): number {
+    if (this.#staged.generation !== generation) this.#staged = { generation, files: [], known: new Map() };
+    for (const f of files) this.#staged.files.push(f);
+    for (const k of known) this.#staged.known.set(k.identity, k);
+    return this.#staged.files.length;
+  }
+
+  /** A load's input (its staged files first when it says so) and the stored scans staged with it; clears the stage. */
+  takeStaged(generation: number, given: { files: InputFile[]; staged?: boolean }): { files: InputFile[]; known: Map<string, StoredScan> } {
+    const mine = this.#staged.generation === generation;
+    const files = given.staged && mine ? [...this.#staged.files, ...given.files] : given.files;
+    const known = mine ? this.#staged.known : new Map<string, StoredScan>();
+    this.#staged = { generation: -1, files: [], known: new Map() };
+    return { files, known };
+  }
+
+  /** Starts load `generation`: the load in flight is aborted, and every service hears `load`. */
+  begin(generation: number): AbortController {
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#generation = generation;
+    this.#emit('load');
+    return abort;
+  }
+
+  /** Aborts the load in flight without starting one (following takes over). */
+  abortLoad(): void {
+    this.#abort?.abort();
+  }
+
+  /** True when `generation`'s load was aborted or a newer one began. */
+  superseded(generation: number, abort: AbortController): boolean {
+    return abort.signal.aborted || generation !== this.#generation;
+  }
+
+  /** Phase one of every load: the head and tail of every file, its listing streamed to `onList`. */
+  async scan(files: InputFile[], signal: AbortSignal, known: Map<string, StoredScan>, onList?: (snapshot: ListSnapshot) => void): Promise<ScanListing> {
+    const started = performance.now();
+    const { listing, scans, identities, reused } = await scanInputs(files, {
+      signal,
+      known,
+      onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal }))
+    });
+    this.#scanStats = { ms: performance.now() - started, files: files.length, reused };
+    this.#lastScan = { scans, identities, stored: null };
+    return listing;
+  }
+
+  /** Scan mode: the listing and its handles replace what was listed (and built) before. */
+  setListing(listing: ScanListing, files: InputFile[]): void {
+    this.clearListing();
+    this.#listed = new Map(listing.sessions.map((s) => [s.key, s]));
+    this.#blobs = new Map(files.map((f) => [normPath(f.path), f.blob]));
+  }
+
+  /** Forgets the listing; every service drops what it built or cached from it. */
+  clearListing(): void {
+    this.#listed = new Map();
+    this.#blobs = new Map();
+    this.#emit('listing');
+  }
+
+  listed(key: string): ScannedSession | undefined {
+    return this.#listed.get(key);
+  }
+
+  sessions(): ScannedSession[] {
+    return [...this.#listed.values()];
+  }
+
+  listedFiles(listed: ScannedSession): InputFile[] {
+    return listed.files.flatMap((path) => {
+      const blob = this.#blobs.get(path);
+      return blob ? [{ path, blob }] : [];
+    });
+  }
+
+  /** The size of a listed file (0: not in the listing). */
+  fileSize(path: string): number {
+    return this.#blobs.get(path)?.size ?? 0;
+  }
+
+  parse(listed: ScannedSession): Promise<LoadedSession | null> {
+    return loadListed(listed, this.listedFiles(listed));
+  }
+
+  /** The last load's scan: wall time (ms), files, files whose earlier scan was reused. */
+  scanStats(): { ms: number; files: number; reused: number } {
+    return this.#scanStats;
+  }
+
+  /**
+   * Stored forms [from, to) of the last load's scans (files with an identity only), for the page
+   * to keep in its scan index; paged so no single message is large. `total` is their count.
+   */
+  scanRecords(from: number, to: number): { total: number; records: StoredScan[] } {
+    const last = this.#lastScan;
+    last.stored ??= storedScans(last.scans, last.identities);
+    return { total: last.stored.length, records: last.stored.slice(Math.max(0, from), Math.max(from, to)) };
+  }
+}

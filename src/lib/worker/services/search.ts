@@ -1,0 +1,163 @@
+// Search: the engine-thread search over built sessions, the search pool (search-pool.ts) that
+// builds a big drop's listed sessions side by side, the cached text of sessions that are not
+// built, and the search generation (a newer search, or cancelSearch, stops the one in flight
+// between slices and aborts its parsing). Built sessions' text comes from `SessionSource`
+// (sessions.ts); listed ones from `Listing` (catalog.ts), whose changes clear the pool. A history-
+// scoped query goes through the history search indexes (history-search.ts): a session its
+// filter rules out is skipped, an indexed one is decoded from its index instead of built.
+import { loadSessions } from '../../ingest/load-files.ts';
+import { runSearch, SessionTextCache, textChars, type SearchBatch, type SearchOutcome, type SearchRequest } from '../../view/search/index.ts';
+import { fieldsOfLoaded, LocalLane } from '../../view/search/lane.ts';
+import { fieldsOfIndexText, type SessionSearchIndex } from '../../view/search/history-index.ts';
+import type { HistorySearch, HistorySearchStatus } from './history-search.ts';
+import type { SearchPool } from '../../view/search/pool.ts';
+import type { InputFile } from '../protocol.ts';
+import { scanInPool } from '../search-pool.ts';
+import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
+
+/** The history search indexes as the search sees them (history-search.ts). */
+type HistoryIndexes = Pick<HistorySearch, 'sources' | 'indexAll' | 'status'>;
+
+export class Search {
+  #catalog: Listing;
+  #sessions: SessionSource;
+  #searchGeneration = 0;
+  #searchAbort: AbortController | null = null;
+  /** Searchable text of sessions that are not built (cached or listed), parsed on a search's way through them. */
+  #cachedSearch: SessionTextCache;
+  /** Search workers that build a big drop's listed sessions side by side (search-pool.ts); null: none here. */
+  #pool: SearchPool | null | undefined;
+  #startPool: () => SearchPool | null;
+
+  #history: HistoryIndexes;
+
+  constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null; history: HistoryIndexes }) {
+    this.#catalog = catalog;
+    this.#sessions = sessions;
+    this.#history = opts.history;
+    this.#cachedSearch = new SessionTextCache(opts.cachedChars);
+    this.#startPool = opts.startPool;
+    // The pool's kept texts belong to the listing they were built from.
+    catalog.onChange((change) => {
+      if (change === 'listing') this.#pool?.clear();
+    });
+  }
+
+  /**
+   * Searches the given sessions (all loaded ones when `keys` is empty). A newer search (a higher
+   * generation) or cancelSearch stops this one between slices; hits stream to `onBatch`.
+   */
+  async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
+    const signal = this.#newSearch(generation);
+    const sessions = this.#sessions;
+    const known = sessions.knownKeys();
+    // Built sessions first (their text is ready), then listed ones, parsed on the way; a history
+    // query over given keys keeps their order (the field groups them by project, newest first).
+    const given = keys.length ? keys.filter((k) => known.includes(k)) : known;
+    const picked = request.history && keys.length ? given : given.sort((a, b) => Number(!sessions.isBuilt(a)) - Number(!sessions.isBuilt(b)));
+    // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
+    if (this.#pool === undefined && picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.#pool = this.#startPool();
+    const pool = this.#pool ?? null;
+    const lane = (key: string, indexText?: Uint8Array) => {
+      const listed = this.#catalog.listed(key);
+      if (!pool || !listed || sessions.isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
+      return scanInPool(pool, request, { cacheKey: `${this.#catalog.generation}:${key}`, key, files: this.#catalog.listedFiles(listed), listed, indexText });
+    };
+    const scanSource = (key: string) => ({ key, fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) });
+    const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
+    if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
+    // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
+    const fromIndex = (key: string, index: SessionSearchIndex) =>
+      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index.text) };
+    const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
+    const out = await runSearch(request, sources, hooks);
+    return out.ok ? { ...out, history: info } : out;
+  }
+
+  historySearchStatus(): HistorySearchStatus {
+    return this.#history.status();
+  }
+
+  /** Builds the history search index of every listed session in the search lanes; resolves when done. */
+  historySearchIndex(): Promise<HistorySearchStatus> {
+    if (this.#pool === undefined && this.#catalog.sessions().length) this.#pool = this.#startPool();
+    const pool = this.#pool ?? null;
+    const local = new LocalLane(this.#cachedSearch.maxChars / 4);
+    return this.#history.indexAll((job, size) => (pool ? pool.submit(job.cacheKey, size, () => job) : local.run({ ...job, generation: 0 })));
+  }
+
+  /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
+  async prepareSearch(keys: string[]): Promise<{ fields: number; chars: number; ms: number }> {
+    const started = performance.now();
+    let fields = 0;
+    let chars = 0;
+    for (const key of keys.length ? keys : this.#sessions.loadedKeys()) {
+      const data = await this.#sessions.searchFields(key);
+      fields += data?.fields.length ?? 0;
+      chars += data ? textChars(data.fields) : 0;
+    }
+    return { fields, chars, ms: performance.now() - started };
+  }
+
+  /**
+   * Searches cached sessions (`keys`, most recent first): loaded ones as they are, the others
+   * parsed one at a time from the files `getFiles` reads out of the cache (the page owns the
+   * cache), so hits arrive while later sessions are still being read. Typing again aborts it.
+   */
+  async searchCached(
+    generation: number,
+    request: SearchRequest,
+    keys: string[],
+    getFiles: (key: string) => Promise<InputFile[] | null>,
+    onBatch?: (b: SearchBatch) => void
+  ): Promise<SearchOutcome> {
+    const signal = this.#newSearch(generation);
+    const sessions = this.#sessions;
+    const loadedFirst = [...keys.filter((k) => sessions.isBuilt(k)), ...keys.filter((k) => !sessions.isBuilt(k))];
+    const sources = loadedFirst.map((key) => ({
+      key,
+      fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#cachedFields(key, getFiles, signal))
+    }));
+    return runSearch(request, sources, { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch });
+  }
+
+  /** Stops the search in flight (the field was cleared or closed). */
+  cancelSearch(generation: number): void {
+    if (generation >= this.#searchGeneration) this.#newSearch(generation + 1);
+  }
+
+  #newSearch(generation: number): AbortSignal {
+    this.#searchGeneration = generation;
+    this.#searchAbort?.abort();
+    this.#searchAbort = new AbortController();
+    this.#pool?.cancel();
+    return this.#searchAbort.signal;
+  }
+
+  async #cachedFields(key: string, getFiles: (key: string) => Promise<InputFile[] | null>, signal: AbortSignal): Promise<SearchData | null> {
+    const known = this.#cachedSearch.get(key);
+    if (known) return known;
+    const files = await getFiles(key);
+    if (!files?.length || signal.aborted) return null;
+    try {
+      const out = await loadSessions(files, { signal });
+      const loaded = out.sessions.find((s) => s.key === key) ?? out.sessions[0];
+      if (!loaded || signal.aborted) return null;
+      return this.#cachedSearch.set(key, fieldsOfLoaded(loaded));
+    } catch {
+      return null; // an aborted or unreadable cached session is skipped, never fatal
+    }
+  }
+
+  /** A listed session that is not built: parsed for its text only, not kept built (the LRU stays for opened ones).
+   *  Where search workers run (search-pool.ts), they do this instead; this is the path without them. */
+  async #listedFields(key: string, signal: AbortSignal): Promise<SearchData | null> {
+    const known = this.#cachedSearch.get(key);
+    if (known) return known;
+    const listed = this.#catalog.listed(key);
+    if (!listed || signal.aborted) return null;
+    const loaded = await this.#catalog.parse(listed);
+    if (!loaded || signal.aborted) return null;
+    return this.#cachedSearch.set(key, fieldsOfLoaded(loaded));
+  }
+}
