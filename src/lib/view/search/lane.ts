@@ -8,7 +8,7 @@
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile, LoadedSession } from '../../ingest/types.ts';
 import { buildChatRows } from '../chat/index.ts';
-import { SessionTextCache } from './cache.ts';
+import { SessionTextCache, textChars } from './cache.ts';
 import { fieldsOfRows, type SearchField } from './fields.ts';
 import { buildSearchIndex, fieldsOfIndexText, type SessionSearchIndex } from './history-index.ts';
 import { compileQuery, type Matcher, type SearchOptions } from './query.ts';
@@ -114,7 +114,11 @@ export class LaneState {
 		if (!text) {
 			const fields = job.indexText ? await fieldsOfIndexText(job.indexText).catch(() => null) : await loadListed(job.listed, (await read) ?? job.files).then((l) => (l ? fieldsOfLoaded(l) : null), () => null);
 			if (!fields) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
-			text = this.cache.set(job.cacheKey, fields);
+			// A session decoded from its index is kept only while there is room: a history query goes
+			// through every session in the same order, and evicting the oldest for each would leave
+			// nothing kept by the next query (an LRU under a sequential scan). Its text is cheap to
+			// decode again; a session built from its files is kept as before (it is costly to build).
+			text = job.indexText && this.cache.chars + textChars(fields) > this.cache.maxChars ? { fields, folded: [], chars: 0 } : this.cache.set(job.cacheKey, fields);
 		}
 		const index = job.buildIndex ? await buildSearchIndex(text.fields) : undefined;
 		// A query that does not compile never reaches a lane (the run reports it first).
