@@ -21,7 +21,7 @@
 //             row on screen (and from the poll that saw it), with the worst frame gap during each
 //             update (main-thread cost) and long tasks.
 //   projects  (issue 9) a generated ~/.claude/projects tree (gen-project.mjs --mb 400 --sessions
-//             1500 --seed 1, 1 GB in 3,500 files) dropped as a real folder drop (CDP
+//             1500 --seed 1 --orphans 0.15, 1 GB in 3,500 files) dropped as a real folder drop (CDP
 //             Input.dispatchDragEvent, the page walks its File System Access handles), --runs times,
 //             each into a fresh context: drop → the session list shown and the newest session open
 //             (data-state=ready), against a worker reading every file and JSON.parsing every line; the
@@ -45,7 +45,7 @@
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -71,7 +71,9 @@ const CASE = (() => {
   const i = process.argv.indexOf('--case');
   return i < 0 ? 'all' : process.argv[i + 1];
 })();
-const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1 };
+// --orphans: the main transcripts of 15 % of the sessions with subagents are gone, as in real trees
+// (issue 24): each such folder must still list as one session of its project.
+const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1, orphans: 0.15 };
 
 function generate() {
   const dir = join(REPO, '.bench-cache', `session-${MB}mb-seed${SEED}`);
@@ -88,13 +90,13 @@ function generate() {
 }
 
 function generateProjects() {
-  const { mb, sessions, seed } = PROJECT_ARGS;
-  const dir = join(REPO, '.bench-cache', `projects-${mb}mb-${sessions}s-seed${seed}`);
+  const { mb, sessions, seed, orphans } = PROJECT_ARGS;
+  const dir = join(REPO, '.bench-cache', `projects-${mb}mb-${sessions}s-seed${seed}-orphans${orphans}`);
   const marker = join(dir, 'generated.json');
   if (!existsSync(marker)) {
     rmSync(dir, { recursive: true, force: true });
     console.log(`generating a projects tree (${mb} MB budget, ${sessions} sessions) in ${dir} …`);
-    const r = spawnSync(process.execPath, ['../shared/bench/gen-project.mjs', '--mb', String(mb), '--sessions', String(sessions), '--seed', String(seed), '--out', join(dir, 'projects')], { cwd: REPO, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['../shared/bench/gen-project.mjs', '--mb', String(mb), '--sessions', String(sessions), '--seed', String(seed), '--orphans', String(orphans), '--out', join(dir, 'projects')], { cwd: REPO, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`generator failed: ${r.stderr}`);
     writeFileSync(marker, r.stdout.trim());
   }
@@ -261,9 +263,9 @@ async function projectsCase(base) {
     await page.evaluate(watchLoadInPage);
     await dropFolder(page, tree);
     await waitReady(page);
-    const history = await historySearchCase(page, tree, marker, null);
+    const historySearch = await historySearchCase(page, tree, marker, null);
     await browser.close();
-    return { projectsTotals: totals, projectsRuns: 0, history };
+    return { projectsTotals: totals, projectsRuns: 0, historySearch };
   }
   // Each run drops the tree into a fresh context (no scan index yet), as a real folder drop.
   const drops = [];
@@ -352,6 +354,9 @@ async function projectsCase(base) {
   const floorMs = await page.evaluate(folderFloorInPage);
   const floorCpuS = rendererCpuSeconds(marker) - floorCpu0;
   const floorMachineBusyS = machineCpuSeconds()[0] - floorMachine0[0];
+  await page.context().close();
+  // The history index (issue 21): its own fresh contexts, after everything above.
+  const hist = await benchHistory(browser, base, tree, marker);
   await browser.close();
   const first = drops[0];
   const readies = drops.map((d) => d.readyMs);
@@ -393,15 +398,27 @@ async function projectsCase(base) {
     projectsSearchMachineBusyS: +first.search.machineBusyS.toFixed(1),
     projectsSearchMachineIdleS: +first.search.machineIdleS.toFixed(1),
     projectsSearchBenchCpuS: +first.search.benchS.toFixed(1),
-    history: first.search.history,
+    historySearch: first.search.history,
     // Every long task of each drop ([ms from the drop, duration]), to the 3 s after ready.
     projectsTasks: drops.map((d) => d.tasks),
+    historyReadyMs: hist.cold.ms,
+    historyReadyRatio: +(hist.cold.ms / floorMs).toFixed(2),
+    historyLongestTaskMs: hist.cold.longest,
+    historyPeakPssMB: Math.round(hist.peak / 1048576),
+    historyBytesStored: hist.cold.status.bytesStored,
+    historyBytesRatio: +(hist.cold.status.bytesStored / totals.bytes).toFixed(3),
+    historyStatus: hist.cold.status,
+    historyAgainMs: hist.again.ms,
+    historyAgainRatio: +(hist.again.ms / floorMs).toFixed(2),
+    historyAgainRead: hist.again.status.read,
+    historyAppendMs: hist.append.ms,
+    historyAppendFromPollMs: hist.append.fromPoll,
     ...(PROFILE ? { projectsProfile: profiles } : {})
   };
 }
 
-/** Issue 23: history search over the dropped tree. Builds every listed session's search index
- *  (in the search workers), then times history-scoped queries from the page: a string that occurs
+/** Issue 23: history search over the dropped tree. Waits for the history index (issue 21, whose
+ *  lanes build each session's search index in the same pass), then times history-scoped queries from the page: a string that occurs
  *  once (cut from one session's prompt), "parser" (its total against the scan's, when given), a
  *  regex with a literal, one without; the longest main-thread task during them; the index's
  *  share of the tree's bytes. */
@@ -460,8 +477,98 @@ function printHistorySearch(h) {
   console.log(`  longest main-thread task during these queries ${longest} ms (target ≤ 50)   ${verdict(longest <= 50)}`);
 }
 
+/** Runs in the page after a drop: polls window.__loupe.history() until ready; the time from the
+ *  drop and the longest main-thread task in between. */
+async function historyReadyInPage() {
+  for (;;) {
+    const status = await window.__loupe.history();
+    if (status.ready) {
+      const now = performance.now();
+      const from = window.__dropAt ?? window.__loadStart;
+      const longest = Math.round(Math.max(0, ...window.__longtasks.filter(([t, d]) => t + d >= from && t <= now).map(([, d]) => d)));
+      return { ms: Math.round(now - from), longest, status };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Issue 21: drop → history().ready cold (peak renderer PSS while it indexes), the same tree after
+ *  a reload (read from the stored index), and a 1 KB append to a followed session → its calls. */
+async function benchHistory(browser, base, tree, marker) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(base);
+  await page.evaluate(watchLoadInPage);
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => { while (sampling) { peak = Math.max(peak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 200)); } })();
+  await dropFolder(page, tree);
+  await waitReady(page);
+  const cold = await page.evaluate(historyReadyInPage);
+  sampling = false;
+  await sampler;
+  await page.reload();
+  await page.evaluate(watchLoadInPage);
+  await dropFolder(page, tree);
+  await waitReady(page);
+  const again = await page.evaluate(historyReadyInPage);
+  const append = await historyAppend(page, base, tree);
+  await context.close();
+  return { cold, again, append, peak };
+}
+
+/** One session of the tree copied into OPFS and followed; a 1 KB assistant line with usage appended
+ *  to it; the time until the history index has its call (window.__loupe.history().calls grows). */
+async function historyAppend(page, base, tree) {
+  // A session of about 500 kB (one file, no subagents needed): what following one looks like.
+  const project = readdirSync(tree).sort()[0];
+  const sizes = readdirSync(join(tree, project)).filter((f) => f.endsWith('.jsonl')).map((f) => [f, statSync(join(tree, project, f)).size]);
+  const file = sizes.sort((a, b) => Math.abs(a[1] - 5e5) - Math.abs(b[1] - 5e5))[0][0];
+  const text = readFileSync(join(tree, project, file), 'utf8');
+  await page.addInitScript(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('bench-history-live', { create: true });
+  });
+  await page.goto(base);
+  await page.evaluate(async ([name, body]) => {
+    const root = await navigator.storage.getDirectory();
+    await root.removeEntry('bench-history-live', { recursive: true }).catch(() => undefined);
+    const top = await root.getDirectoryHandle('bench-history-live', { create: true });
+    const w = await (await top.getFileHandle(name, { create: true })).createWritable();
+    await w.write(body);
+    await w.close();
+  }, [file, text]);
+  await page.locator('[data-action="follow"]').click();
+  await page.waitForSelector('html[data-state=ready][data-live=on]', { timeout: 600_000 });
+  await page.waitForFunction(async () => (await window.__loupe.history()).calls > 0, null, { timeout: 600_000, polling: 100 });
+  const sessionId = file.replace(/\.jsonl$/, '');
+  const r = await page.evaluate(async ([name, sid]) => {
+    const before = (await window.__loupe.history()).calls;
+    const d = await (await navigator.storage.getDirectory()).getDirectoryHandle('bench-history-live');
+    const fh = await d.getFileHandle(name);
+    const f = await fh.getFile();
+    const tail = await f.slice(Math.max(0, f.size - 65536)).text();
+    const parent = [...tail.matchAll(/"uuid":"([^"]+)"/g)].at(-1)?.[1] ?? null;
+    const uuid = `bench-history-${Date.now()}`;
+    const line = JSON.stringify({ type: 'assistant', uuid, parentUuid: parent, sessionId: sid, requestId: `req-${uuid}`, timestamp: new Date().toISOString(), message: { id: `msg-${uuid}`, role: 'assistant', model: 'claude-sonnet-4-5', stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 40, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 }, content: [{ type: 'text', text: 'History benchmark reply. '.repeat(36).slice(0, 700) }] } }) + '\n';
+    const w = await fh.createWritable({ keepExistingData: true });
+    await w.seek(f.size);
+    await w.write(line);
+    await w.close();
+    const written = performance.now();
+    for (;;) {
+      const s = await window.__loupe.history();
+      if (s.calls > before) break;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+    const done = performance.now();
+    const pollAt = window.__loupe.live.stats().lastPollAt;
+    return { ms: Math.round(done - written), fromPoll: Math.round(done - Math.max(pollAt, written)) };
+  }, [file, sessionId]);
+  return r;
+}
+
 function printProjects(r) {
-  if (!r.projectsRuns) return printHistorySearch(r.history);
+  if (!r.projectsRuns) return printHistorySearch(r.historySearch);
   console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions, ${r.projectsTotals.projects} projects; ${r.projectsRuns} cold drops (real folder drops, CDP Input.dispatchDragEvent)`);
   console.log(`  worker reads every file + JSON.parse (floor) ${r.projectsFloorMs} ms`);
   console.log(`  drop → list + newest session ready   median ${r.projectsReadyMs} ms (${r.projectsReadyAllMs.join(', ')})   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
@@ -478,7 +585,13 @@ function printProjects(r) {
   console.log(`  … CPU time of the renderer: search ${r.projectsSearchCpuS} s, floor ${r.projectsFloorCpuS} s (ratio ${(r.projectsSearchCpuS / r.projectsFloorCpuS).toFixed(2)}; the search's wall time is this over the cores it gets)`);
   console.log(`  … a second query ("thread", ${r.projectsSearchAgainHits} hits) right after: ${r.projectsSearchAgainMs} ms (the lanes keep part of the text; informational)`);
   console.log(`  … CPU time of the whole machine: search ${r.projectsSearchMachineBusyS} s busy, ${r.projectsSearchMachineIdleS} s idle (this bench's own memory sampling ${r.projectsSearchBenchCpuS} s of the busy); floor ${r.projectsFloorMachineBusyS} s busy`);
-  printHistorySearch(r.history);
+  printHistorySearch(r.historySearch);
+  console.log(`  history index: drop → history().ready, cold   ${r.historyReadyMs} ms   ratio ${r.historyReadyRatio}× the floor (target ≤ 1.0)   ${verdict(r.historyReadyRatio <= 1)}   (${r.historyStatus.indexed} indexed, ${r.historyStatus.failed} failed, ${r.historyStatus.calls} calls)`);
+  console.log(`  … longest main-thread task, drop → ready  ${r.historyLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyLongestTaskMs <= 50)}`);
+  console.log(`  … peak renderer PSS while indexing    ${r.historyPeakPssMB} MB (target ≤ 1024)   ${verdict(r.historyPeakPssMB > 0 && r.historyPeakPssMB <= 1024)}`);
+  console.log(`  … index bytes stored                  ${(r.historyBytesStored / 1e6).toFixed(1)} MB, ${r.historyBytesRatio}× the tree (target ≤ 0.25)   ${verdict(r.historyBytesRatio <= 0.25)}`);
+  console.log(`  … same tree again after a reload → ready  ${r.historyAgainMs} ms   ratio ${r.historyAgainRatio}× the floor (target ≤ 0.25), ${r.historyAgainRead} sessions read   ${verdict(r.historyAgainRatio <= 0.25)}`);
+  console.log(`  … 1 KB append to a followed session → its calls in the index  ${r.historyAppendMs} ms (${r.historyAppendFromPollMs} ms from the poll that saw it) (target ≤ 200)   ${verdict(r.historyAppendMs <= 200)}`);
   if (r.projectsProfile) {
     console.log(`  --profile: tasks over ${PROFILE_MS} ms (ms from the drop), the functions sampled in them`);
     for (const p of r.projectsProfile) console.log(`    at ${p.at} ms, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);

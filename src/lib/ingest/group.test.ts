@@ -130,13 +130,25 @@ describe('groupSessions: synthetic lineages', () => {
 	});
 
 	it('a subagent dropped without its parent becomes a standalone session', async () => {
-		const sub = file('x/S/subagents/agent-k.jsonl', [line('k1', null, 'S', '2026-01-01T00:00:00Z', { isSidechain: true, agentId: 'k' })]);
-		const meta: InputFile = { path: 'x/S/subagents/agent-k.meta.json', blob: new Blob(['{"agentType":"Explore"}']) };
+		const sub = file('agent-k.jsonl', [line('k1', null, 'S', '2026-01-01T00:00:00Z', { isSidechain: true, agentId: 'k' })]);
+		const meta: InputFile = { path: 'agent-k.meta.json', blob: new Blob(['{"agentType":"Explore"}']) };
 		const { classified, summaries } = await classifyAll([sub, meta]);
 		const { plans, leftover } = groupSessions(classified, summaries);
 		expect(leftover).toEqual([]);
 		expect(plans).toHaveLength(1);
 		expect(plans[0]).toMatchObject({ key: 'agent-k', standalone: 'subagent' });
 		expect(plans[0].subagentMeta?.name).toBe('agent-k.meta.json');
+	});
+
+	it('a <sid>/subagents/ folder without <sid>.jsonl becomes one session of its project, marked mainMissing', async () => {
+		const sub = file('x/S/subagents/agent-k.jsonl', [line('k1', null, 'S', '2026-01-01T00:00:00Z', { isSidechain: true, agentId: 'k' })]);
+		const meta: InputFile = { path: 'x/S/subagents/agent-k.meta.json', blob: new Blob(['{"agentType":"Explore"}']) };
+		const { classified, summaries } = await classifyAll([sub, meta]);
+		const { plans, leftover } = groupSessions(classified, summaries);
+		expect(leftover).toEqual([]);
+		expect(plans).toHaveLength(1);
+		expect(plans[0]).toMatchObject({ key: 'S', mainFiles: [], mainMissing: { project: 'x', sid: 'S' } });
+		expect(plans[0].standalone).toBeUndefined();
+		expect(plans[0].subagents.map((s) => [s.file.name, s.meta?.name])).toEqual([['agent-k.jsonl', 'agent-k.meta.json']]);
 	});
 });

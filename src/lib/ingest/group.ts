@@ -6,10 +6,12 @@
 // Subagent transcripts (+ .meta.json) attach to the session they name (folder or sessionId), else
 // to the session whose Task / Agent result reports their agentId; a
 // state log joins the session it is named after; the postal log applies to every session.
-// Nothing is dropped: a file that fits nowhere is returned in `leftover` with a reason, and a
-// subagent transcript without its parent becomes a session of its own.
+// Nothing is dropped: a file that fits nowhere is returned in `leftover` with a reason, a
+// `<sid>/subagents/` folder without `<sid>.jsonl` becomes one session marked `mainMissing`
+// (orphans.ts), and any other subagent transcript without its parent a session of its own.
 import type { ClassifiedFile, FileSummary, GroupResult, SessionPlan, SubagentPlan } from './types.ts';
 import { stemOf } from './paths.ts';
+import { orphanFolderOf } from './orphans.ts';
 
 interface Node {
 	file: ClassifiedFile;
@@ -129,6 +131,12 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 	const leafIds: Set<string>[] = [];
 	for (const n of nodes) {
 		if (edges[n.index].size > 0) continue; // an ancestor of another file: not a leaf
+		// A leaf with no conversation line, on its own (an old summary-only file whose session is
+		// not in the drop, or only metadata records): nothing to show, so not a session.
+		if (n.sum && n.sum.contentLines === 0 && ancestorsOf(n.index, edges).size === 1) {
+			leftover.push({ ...n.file, reason: metadataOnlyReason(n.sum) });
+			continue;
+		}
 		const anc = [...ancestorsOf(n.index, edges)].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
 		// The leaf goes last even if a cycle put it elsewhere.
 		const chainIdx = [...anc.filter((i) => i !== n.index), n.index];
@@ -172,10 +180,23 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 	// Plans whose main files report spawning an agent (toolUseResult.agentId).
 	const spawnedBy = (agentId: string | undefined): number[] =>
 		agentId ? plans.flatMap((p, i) => (p.mainFiles.some((f) => summaries.get(f.path)?.spawnedAgentIds.includes(agentId)) ? [i] : [])) : [];
+	const orphanPlans = new Map<string, SessionPlan>(); // `${project}\n${sid}` → its one plan
 	for (const sub of files.filter((f) => f.kind === 'subagent')) {
 		const entry: SubagentPlan = { file: sub, meta: metaFor(sub) };
 		let targets = plansFor(sub.sessionId);
 		if (targets.length === 0) targets = spawnedBy(sub.agentId);
+		const folder = targets.length === 0 ? orphanFolderOf(sub.path) : null;
+		if (folder) {
+			// `<project>/<sid>/subagents/` without `<sid>.jsonl`: one session for the folder (orphans.ts).
+			const k = `${folder.project}\n${folder.sid}`;
+			let plan = orphanPlans.get(k);
+			if (!plan) {
+				plan = { key: folder.sid, mainFiles: [], replayed: [], states: null, postal: null, subagents: [], mainMissing: folder };
+				orphanPlans.set(k, plan);
+			}
+			plan.subagents.push(entry);
+			continue;
+		}
 		if (targets.length === 0) {
 			// No parent in the drop: the subagent is shown as a session of its own.
 			plans.push({ key: stemOf(sub.path), mainFiles: [sub], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' });
@@ -185,6 +206,12 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 			continue;
 		}
 		for (const t of targets) plans[t].subagents.push(entry);
+	}
+	// Listed once every subagent is placed: the same sid in another project's folder is its own orphan.
+	for (const plan of orphanPlans.values()) {
+		plans.push(plan);
+		planIds.push(new Set([plan.key]));
+		leafIds.push(new Set([plan.key]));
 	}
 	for (const m of metas) {
 		if (!usedMeta.has(m)) leftover.push({ ...m, reason: 'subagent .meta.json without its agent transcript' });
@@ -211,6 +238,13 @@ export function groupSessions(files: ClassifiedFile[], summaries: Map<string, Fi
 
 	for (const f of files) if (f.kind === 'unknown') leftover.push(f);
 	return { plans, leftover };
+}
+
+/** Why a transcript file without conversation lines is not a session (shared with the scan). */
+export function metadataOnlyReason(sum: Pick<FileSummary, 'summaries'>): string {
+	return sum.summaries.length
+		? 'only `summary` records, for a session that is not among the dropped files: no conversation to show'
+		: 'no conversation lines (only metadata records): no conversation to show';
 }
 
 /** Every file of a session plan, in the order a loaded session lists them. */

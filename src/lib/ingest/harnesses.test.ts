@@ -88,6 +88,16 @@ describe('harness sessions at the load level', () => {
 		expect(out.sessions.every((s) => s.meta.harness === 'codex' && s.meta.harnessLabel === 'Codex CLI')).toBe(true);
 	});
 
+	test('a Codex child thread whose parent rollout is gone is one session, marked mainMissing', async () => {
+		const all = dropFolder(join(H, 'codex/daaain__claude-code-log/test/test_data/codex/sessions'));
+		const out = await loadSessions(all.filter((f) => !f.path.includes('22222222')));
+		const marked = out.sessions.filter((s) => s.meta.mainMissing).map((s) => s.result.session.rompUuid);
+		expect(marked).toEqual(['33333333-3333-4333-8333-333333333333']);
+		expect(out.sessions.length).toBe((await loadSessions(all)).sessions.length); // the parent's place, taken by its child
+		const whole = await loadSessions(all);
+		expect(whole.sessions.every((s) => s.meta.mainMissing === undefined)).toBe(true);
+	});
+
 	test('a mixed drop lists Claude Code and Codex sessions side by side', async () => {
 		const claude = dropFolder(WORKTREES).slice(0, 3);
 		const codex = dropFolder(join(H, 'codex/_authored__harness-corpus/sessions'));

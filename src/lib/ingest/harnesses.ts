@@ -452,7 +452,9 @@ export async function buildHarnessSessions(
 				harness: r.harness,
 				harnessLabel: HARNESS_LABELS[r.harness],
 				...(r.info.model ? { model: r.info.model } : {}),
-				...(r.info.cwd ? { cwd: r.info.cwd } : {})
+				...(r.info.cwd ? { cwd: r.info.cwd } : {}),
+				// A Codex child thread listed as a root: the rollout that spawned it is not in the drop.
+				...(r.harness === 'codex' && (r as CodexResult).links.parentThreadId ? { mainMissing: true } : {})
 			}
 		});
 	}

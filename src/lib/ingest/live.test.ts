@@ -118,3 +118,15 @@ describe('LiveProject', () => {
 		expect(live.info('S1-live')?.lastState).toEqual({ state: 'waiting', t: 1735689660 });
 	});
 });
+
+describe('LiveProject, an orphaned subagent folder', () => {
+	it('follows each subagent of a <sid>/subagents/ folder without its main transcript as a session of its own', () => {
+		const sub = (id: string, s: number) => jsonl([u(`${id}-u`, null, s, `task ${id}`, { isSidechain: true, agentId: id, sessionId: 'GONE' })]);
+		const live = new LiveProject();
+		live.apply([
+			{ path: 'proj/GONE/subagents/agent-k1.jsonl', bytes: enc(sub('k1', 1)) },
+			{ path: 'proj/GONE/subagents/agent-k2.jsonl', bytes: enc(sub('k2', 2)) }
+		], 1);
+		expect(live.sessions().map((s) => s.key).sort()).toEqual(['agent-k1-live', 'agent-k2-live']);
+	});
+});

@@ -17,7 +17,7 @@ import { readRecords, type FileRecords } from '../model/index.ts';
 import { LiveSession, type LiveRole } from './live-session.ts';
 import { classifyFile, HEAD_BYTES } from './classify.ts';
 import { groupSessions, planFiles } from './group.ts';
-import { normPath } from './paths.ts';
+import { normPath, stemOf } from './paths.ts';
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
 import { summarize } from './summary.ts';
 import { webJsonRecords } from './web-json.ts';
@@ -291,7 +291,7 @@ export class LiveProject {
 		const classified = [...this.#files.values()].flatMap((f) => (f.classified ? [{ ...f.classified, bytes: f.size }] : []));
 		const summaries = new Map<string, FileSummary>();
 		for (const f of this.#files.values()) if (f.summary) summaries.set(f.path, f.summary);
-		const { plans } = groupSessions(classified, summaries);
+		const plans = groupSessions(classified, summaries).plans.flatMap(standaloneOrphans);
 		const next = new Map<string, ProjectSession>();
 		for (const plan of plans) {
 			const key = liveKey(plan);
@@ -383,6 +383,14 @@ export class LiveProject {
 		for (let i = at[1]; i < f.chunks.length; i++) s.live.append(role, f.path, f.chunks[i]);
 		s.fed.set(f.path, [f.gen, f.chunks.length]);
 	}
+}
+
+/** Following a folder does not synthesize an orphaned folder's main transcript (a LiveSession
+ *  feeds real bytes only): each of its subagents is followed as a session of its own, as before
+ *  issue 24. A drop of the same folder lists it as one session (orphans.ts). */
+function standaloneOrphans(plan: SessionPlan): SessionPlan[] {
+	if (!plan.mainMissing) return [plan];
+	return plan.subagents.map((s) => ({ key: stemOf(s.file.path), mainFiles: [s.file], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' as const, subagentMeta: s.meta }));
 }
 
 function newLive(plan: SessionPlan): Pick<ProjectSession, 'live' | 'fed'> {

@@ -20,6 +20,7 @@ import { attachSubagents, firstPromptOf, type ChildInput } from './attach-subage
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
 import { webJsonRecords } from './web-json.ts';
 import { normPath } from './paths.ts';
+import { orphanMainRecords, type OrphanChild } from './orphans.ts';
 import { buildHarnessSessions, isHarnessDocument, isHarnessFile, readHarnessDocument, type HarnessInput } from './harnesses.ts';
 import type { ClassifiedFile, FileSummary, InputFile, LoadedSession, LoadOptions, LoadOutput, SessionPlan, UnattachedChild } from './types.ts';
 
@@ -265,8 +266,8 @@ interface BuildCtx {
 async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): Promise<LoadedSession | null> {
 	const issues: Issue[] = [];
 	const rec = (f: ClassifiedFile | null) => (f ? (ctx.records.get(f.path) ?? null) : null);
-	const mains = plan.mainFiles.map(rec).filter((r): r is FileRecords => r !== null);
-	const leafPath = plan.mainFiles.at(-1)?.path ?? plan.key;
+	const mains = plan.mainMissing ? [orphanMain(plan.mainMissing, plan, ctx)] : plan.mainFiles.map(rec).filter((r): r is FileRecords => r !== null);
+	const leafPath = plan.mainFiles.at(-1)?.path ?? mains[0]?.file ?? plan.key;
 	if (mains.length === 0) {
 		failures.push({ file: leafPath, line: null, kind: 'parse-failed', message: 'none of the session\'s transcripts could be read' });
 		return null;
@@ -309,8 +310,11 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): P
 	const files = planFiles(plan);
 	const bytes = files.reduce((n, f) => n + f.bytes, 0);
 	const hash = await contentHash(files.map((file) => ({ file, blob: ctx.preread.get(file.path) ?? (ctx.blobs.get(file.path) as Blob) })));
-	const mainSums = [...plan.replayed, ...plan.mainFiles].map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
+	// An orphaned folder's facts (title, times) are its subagents', the earliest first.
+	const sumsOf = (fs: ClassifiedFile[]) => fs.map((f) => ctx.summaries.get(f.path)).filter((s): s is FileSummary => !!s);
+	const mainSums = plan.mainMissing ? sumsOf(plan.subagents.map((x) => x.file)).sort((a, b) => (a.firstMs ?? Infinity) - (b.firstMs ?? Infinity)) : sumsOf([...plan.replayed, ...plan.mainFiles]);
 	const meta = sessionMeta({ key: plan.key, result, mains: mainSums, allSummaries: ctx.allSummaries, bytes, subagents: inputs.length });
+	if (plan.mainMissing) Object.assign(meta, { mainMissing: true, project: plan.mainMissing.project });
 	const childIssues = [...Object.values(children).map((c) => c.result), ...unattached.map((u: UnattachedChild) => u.result)].flatMap((r) => r.issues);
 	return {
 		key: `${plan.key}-${hash}`,
@@ -326,6 +330,24 @@ async function buildPlan(plan: SessionPlan, ctx: BuildCtx, failures: Issue[]): P
 		issues: [...issues, ...result.issues, ...childIssues],
 		meta
 	};
+}
+
+/** The synthetic main transcript of an orphaned subagent folder: one delegation per subagent that
+ *  no other subagent of the folder spawned (those attach under their parent's own call). */
+function orphanMain(folder: { project: string; sid: string }, plan: SessionPlan, ctx: BuildCtx): FileRecords {
+	const spawned = new Set(plan.subagents.flatMap((x) => ctx.summaries.get(x.file.path)?.spawnedAgentIds ?? []));
+	const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+	const children: OrphanChild[] = [];
+	for (const x of plan.subagents) {
+		const sum = ctx.summaries.get(x.file.path);
+		const agentId = x.file.agentId ?? sum?.agentIds[0] ?? null;
+		if (agentId && spawned.has(agentId)) continue;
+		const fr = ctx.records.get(x.file.path);
+		const meta = x.meta ? ctx.metas.get(x.meta.path) : undefined;
+		const cwd = fr?.records.map((r) => str(r.value.cwd)).find((c) => c !== null) ?? null;
+		children.push({ agentId, prompt: fr ? firstPromptOf(fr.records) : null, description: str(meta?.description), agentType: str(meta?.agentType), firstMs: sum?.firstMs ?? null, lastMs: sum?.lastMs ?? null, cwd });
+	}
+	return orphanMainRecords(folder.project, folder.sid, children);
 }
 
 function isAbort(e: unknown): boolean {

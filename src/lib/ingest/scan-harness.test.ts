@@ -44,7 +44,8 @@ describe('scan of a Codex sessions folder', () => {
 		const { scans } = await scanInputs(dropFolder(CODEX_SPAWN));
 		const child = scans.filter((f) => f.path.includes('33333333'));
 		expect(groupScans(child, { partial: true }).sessions).toEqual([]);
-		expect(groupScans(child).sessions.map((x) => x.id)).toEqual(['33333333-3333-4333-8333-333333333333']);
+		expect(groupScans(child).sessions.map((x) => [x.id, x.mainMissing])).toEqual([['33333333-3333-4333-8333-333333333333', true]]);
+		expect(listing.sessions[0].mainMissing).toBeUndefined();
 	});
 });
 

@@ -92,9 +92,12 @@ describe('groupScans', () => {
 		expect(sessions[0].startedAt).toBe(Date.parse(at(0)));
 	});
 
-	it('a subagent without its parent is listed on its own, except in a partial listing', () => {
-		expect(groupScans([sub]).sessions.map((s) => s.id)).toEqual(['agent-x1']);
+	it('a subagent folder without its main transcript is one session of its project, except in a partial listing', () => {
+		expect(groupScans([sub, meta]).sessions.map((s) => [s.id, s.project, s.mainMissing, s.files.length])).toEqual([['S1', 'p', true, 2]]);
 		expect(groupScans([sub], { partial: true }).sessions).toEqual([]);
+		// A subagent file outside any <sid>/subagents/ folder is still listed on its own.
+		const loose = whole('agent-x1.jsonl', [user('s1', 'sub task', 1, 'S1', { isSidechain: true, agentId: 'x1' })]);
+		expect(groupScans([loose]).sessions.map((s) => [s.id, s.mainMissing])).toEqual([['agent-x1', undefined]]);
 	});
 
 	it('keys are stable for the same bytes and change when the leaf grows', () => {
@@ -161,6 +164,22 @@ describe('reusing stored scans', () => {
 		expect(again.reused).toBe(1);
 		expect(again.listing.sessions[0].title).toBe(first.listing.sessions[0].title);
 		expect(again.listing.sessions[0].title).toBe('Old title');
+	});
+
+	it('a reused scan of a file whose uuids were trimmed is still a session; a summary-only file still is not', async () => {
+		const files = [
+			{ path: 'p/S1.jsonl', blob: new File([jsonl([user('u1', 'hello', 0)])], 'S1.jsonl', { lastModified: 7 }) },
+			{ path: 'p/OLD.jsonl', blob: new File([jsonl([{ type: 'summary', summary: 'Gone', leafUuid: 'elsewhere' }])], 'OLD.jsonl', { lastModified: 7 }) }
+		];
+		const first = await scanInputs(files);
+		const stored = storedScans(first.scans, first.identities);
+		expect(stored.find((x) => x.path === 'p/S1.jsonl')?.uuids).toEqual([]);
+		const again = await scanInputs(files, { known: new Map(stored.map((x) => [x.identity, x])) });
+		expect(again.reused).toBe(2);
+		for (const l of [first.listing, again.listing]) {
+			expect(l.sessions.map((x) => x.id)).toEqual(['S1']);
+			expect(l.unused.map((u) => u.path)).toEqual(['p/OLD.jsonl']);
+		}
 	});
 
 	it('a Blob without a modification time has no identity and is never reused', () => {

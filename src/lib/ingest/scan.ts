@@ -7,7 +7,9 @@
 // lines, which carry the ancestor's sessionId: a resume link). Then `groupScans` turns files
 // into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
 // subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
-// takes that session in as an ancestor (the ancestor is not listed on its own).
+// takes that session in as an ancestor (the ancestor is not listed on its own); a `<sid>/subagents/`
+// folder without `<sid>.jsonl` is one session marked mainMissing (orphans.ts); a file seen whole
+// without one conversation line is not a session (group.ts's rule).
 // Files of other harnesses (Codex, Gemini CLI, Strap, pi, Cursor, OpenCode) are scanned and
 // grouped by scan-harness.ts and listed beside them, with their harness.
 // Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
@@ -20,6 +22,8 @@ import { msOf, titleFields } from './summary.ts';
 import { promptOf } from './prompt-text.ts';
 import { titleOf, type TitleFacts } from './session-meta.ts';
 import { baseName, dirOf, normPath, segments, stemOf } from './paths.ts';
+import { orphanFolderOf } from './orphans.ts';
+import { metadataOnlyReason } from './group.ts';
 import type { ClassifiedFile, FileKind, HeadSniff, InputFile } from './types.ts';
 import { MODEL_VERSION } from '../model/index.ts';
 import type { HarnessId } from '../model/harness/kit.ts';
@@ -48,6 +52,11 @@ export interface FileScan extends TitleFacts {
 	cwd: string | null;
 	/** Real prompts seen in the inspected bytes, and how many bytes that was. */
 	prompts: number;
+	/** Of `prompts`, those on lines of another session (a resume replaying its ancestor's lines):
+	 *  the ancestor counts them when it is listed with this file. */
+	linkedPrompts?: number;
+	/** Lines seen that carry a uuid (conversation lines); kept when a stored scan drops its uuids. */
+	uuidLines?: number;
 	seenBytes: number;
 	/** The head and tail together were the whole file. */
 	whole: boolean;
@@ -81,6 +90,8 @@ export interface ScannedSession {
 	/** Paths of the session's files: ancestors, leaf, subagents and sidecars, state log, postal log
 	 *  (another harness: its main file first, then child threads / storage documents). */
 	files: string[];
+	/** An orphaned subagent folder (orphans.ts): `files` are its subagents, `id` the folder's session id. */
+	mainMissing?: boolean;
 }
 
 export interface ScanListing {
@@ -184,7 +195,10 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 			if (inHead && (scan.firstMs === null || ms < scan.firstMs)) scan.firstMs = ms;
 			if (scan.lastMs === null || ms > scan.lastMs) scan.lastMs = ms;
 		}
-		if (typeof r.uuid === 'string') scan.uuids.add(r.uuid);
+		if (typeof r.uuid === 'string') {
+			scan.uuids.add(r.uuid);
+			scan.uuidLines = (scan.uuidLines ?? 0) + 1;
+		}
 		if (scan.cwd === null && typeof r.cwd === 'string') scan.cwd = r.cwd;
 		if (r.type === 'assistant' && isObj(r.message) && typeof r.message.model === 'string' && r.message.model !== '<synthetic>') scan.model = r.message.model;
 		if (inHead && typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) linked.add(r.sessionId);
@@ -197,6 +211,7 @@ export function scanFile(path: string, head: Uint8Array, tail: Uint8Array, size:
 				else {
 					scan.firstPrompt ??= prompt;
 					scan.prompts++;
+					if (typeof r.sessionId === 'string' && r.sessionId !== stem && r.sessionId !== c.sessionId) scan.linkedPrompts = (scan.linkedPrompts ?? 0) + 1;
 				}
 			}
 		}
@@ -248,6 +263,12 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	const keyOf = (project: string, sid: string) => `${project}\n${sid}`;
 	for (const f of scans) {
 		if (f.kind !== 'transcript' || f.other) continue;
+		// Seen whole and without one conversation line (the full load's rule, group.ts): not a session.
+		if (f.whole && !f.uuidLines && f.linked.length === 0) {
+			const named = f.summaries.some((x) => x.leafUuid !== null && scans.some((o) => o !== f && o.uuids.has(x.leafUuid as string)));
+			unused.push({ path: f.path, reason: named ? 'only `summary` records, titles of another session in the drop: no conversation of its own' : metadataOnlyReason(f) });
+			continue;
+		}
 		const d: Draft = { leaf: f, ancestors: [], subagents: [], sidecars: [], hidden: false };
 		drafts.set(keyOf(dirOf(f.path), stemOf(f.path)), d);
 		for (const id of new Set([stemOf(f.path), f.sessionId ?? ''])) if (id) byId.set(id, [...(byId.get(id) ?? []), d]);
@@ -268,12 +289,24 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 		return own ?? byId.get(sid)?.[0];
 	};
 	const orphans: FileScan[] = [];
+	// `<project>/<sid>/subagents/` without `<sid>.jsonl`: one session per folder (orphans.ts).
+	const folders = new Map<string, { folder: { project: string; sid: string }; subagents: FileScan[]; metas: FileScan[] }>();
+	const folderOf = (f: FileScan) => {
+		const folder = orphanFolderOf(f.path);
+		if (!folder) return null;
+		const k = keyOf(folder.project, folder.sid);
+		let o = folders.get(k);
+		if (!o) folders.set(k, (o = { folder, subagents: [], metas: [] }));
+		return o;
+	};
 	for (const f of scans) {
 		if (f.kind === 'transcript') continue;
 		if (f.kind === 'subagent' || f.kind === 'subagent-meta') {
 			const nest = projectOfNested(f.path, 'subagents');
 			const d = find(nest?.project ?? null, nest?.sid ?? f.sessionId);
+			const o = d ? null : folderOf(f);
 			if (d) (f.kind === 'subagent' ? d.subagents : d.sidecars).push(f);
+			else if (o) (f.kind === 'subagent' ? o.subagents : o.metas).push(f);
 			else if (f.kind === 'subagent') orphans.push(f);
 			else if (!opts.partial) unused.push({ path: f.path, reason: 'subagent .meta.json without its agent transcript' });
 		} else if (f.kind === 'state-log') {
@@ -294,7 +327,13 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 	}
 	const sessions: ScannedSession[] = [];
 	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));
-	if (!opts.partial) for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+	if (!opts.partial) {
+		for (const o of orphans) sessions.push(toSession({ leaf: o, ancestors: [], subagents: [], sidecars: [], hidden: false }));
+		for (const o of folders.values()) {
+			if (o.subagents.length) sessions.push(orphanSession(o.folder, o.subagents, o.metas));
+			else for (const m of o.metas) unused.push({ path: m.path, reason: 'subagent .meta.json without its agent transcript' });
+		}
+	}
 	sessions.push(...otherSessions(scans, unused, opts.partial ?? false));
 	sessions.sort((a, b) => (b.endedAt ?? b.startedAt ?? -Infinity) - (a.endedAt ?? a.startedAt ?? -Infinity) || (a.key < b.key ? -1 : 1));
 	return { sessions, unused };
@@ -332,7 +371,9 @@ function otherSessions(scans: readonly FileScan[], unused: ScanListing['unused']
 			subagents: f.other.format === 'opencode' ? 0 : rest.length,
 			model: f.model ?? all.find((x) => x.model)?.model ?? null,
 			cwd: f.cwd ?? all.find((x) => x.cwd)?.cwd ?? null,
-			files: all.map((x) => x.path)
+			files: all.map((x) => x.path),
+			// A Codex child thread listed as a root: its parent rollout is not in the drop.
+			...(f.other.harness === 'codex' && f.other.parent ? { mainMissing: true } : {})
 		});
 	}
 	return out;
@@ -347,8 +388,9 @@ function listedKey(id: string, scans: readonly FileScan[]): string {
 
 /** Prompts of one file: counted when the scan saw it whole, else the head's extrapolated over its
  *  size. The head always holds the first prompt, so only the ones after it are extrapolated. */
-function estimatedTurns(f: FileScan): number {
-	return f.whole || f.prompts === 0 ? f.prompts : 1 + Math.round(((f.prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
+function estimatedTurns(f: FileScan, skip = 0): number {
+	const prompts = Math.max(0, f.prompts - skip);
+	return f.whole || prompts === 0 ? prompts : 1 + Math.round(((prompts - 1) * f.bytes) / Math.max(1, f.seenBytes));
 }
 
 function toSession(d: Draft): ScannedSession {
@@ -357,11 +399,12 @@ function toSession(d: Draft): ScannedSession {
 	let startedAt: number | null = null;
 	let endedAt: number | null = null;
 	let turns = 0;
-	for (const m of mains) {
+	mains.forEach((m, i) => {
 		if (m.firstMs !== null && (startedAt === null || m.firstMs < startedAt)) startedAt = m.firstMs;
 		if (m.lastMs !== null && (endedAt === null || m.lastMs > endedAt)) endedAt = m.lastMs;
-		turns += estimatedTurns(m);
-	}
+		// A resumed file's replay of its ancestors' prompts is counted once, by those ancestors.
+		turns += estimatedTurns(m, i > 0 ? (m.linkedPrompts ?? 0) : 0);
+	});
 	const id = stemOf(d.leaf.path);
 	return {
 		key: listedKey(id, mains),
@@ -381,10 +424,35 @@ function toSession(d: Draft): ScannedSession {
 	};
 }
 
+/** An orphaned subagent folder as one listed session of its real project, titled from its first
+ *  subagent's prompt; one turn (the synthetic delegations, see orphans.ts), exact. */
+function orphanSession(folder: { project: string; sid: string }, subagents: FileScan[], metas: FileScan[]): ScannedSession {
+	const byStart = [...subagents].sort((a, b) => (a.firstMs ?? Infinity) - (b.firstMs ?? Infinity) || (a.path < b.path ? -1 : 1));
+	const firsts = byStart.map((f) => f.firstMs).filter((x): x is number => x !== null);
+	const lasts = byStart.map((f) => f.lastMs).filter((x): x is number => x !== null);
+	return {
+		key: listedKey(folder.sid, byStart),
+		id: folder.sid,
+		project: folder.project,
+		harness: 'claude-code',
+		title: titleOf(byStart, [], `Session ${folder.sid.slice(0, 8)}`),
+		startedAt: firsts.length ? Math.min(...firsts) : null,
+		endedAt: lasts.length ? Math.max(...lasts) : null,
+		bytes: [...subagents, ...metas].reduce((n, f) => n + f.bytes, 0),
+		turnsEst: 1,
+		exact: true,
+		subagents: subagents.length,
+		model: byStart.find((f) => f.model)?.model ?? null,
+		cwd: byStart.find((f) => f.cwd)?.cwd ?? null,
+		files: [...byStart, ...metas].map((f) => f.path),
+		mainMissing: true
+	};
+}
+
 // ── the scan index: reusing an earlier scan of the same file ───────────────
 
 /** Bumped whenever FileScan's meaning changes, so stored scans of an older scan are not reused. */
-export const SCAN_VERSION = 2;
+export const SCAN_VERSION = 3;
 
 /** A FileScan as stored between visits: uuids kept only where a summary names them. */
 export interface StoredScan extends Omit<FileScan, 'uuids'> {

@@ -106,6 +106,9 @@ export interface SessionPlan {
 	subagents: SubagentPlan[];
 	/** 'subagent': a subagent transcript dropped without its parent, shown on its own (parsed with { subagent: true }). */
 	standalone?: 'subagent';
+	/** `<project>/<sid>/subagents/` whose `<sid>.jsonl` is not in the drop: mainFiles is empty, the
+	 *  subagents are the session and its main transcript is synthesized (orphans.ts). */
+	mainMissing?: { project: string; sid: string };
 	/** The .meta.json of a standalone subagent. */
 	subagentMeta?: ClassifiedFile | null;
 }
@@ -136,6 +139,9 @@ export interface SessionMeta {
 	harnessLabel?: string;
 	model?: string;
 	cwd?: string;
+	/** The session is an orphaned subagent folder (orphans.ts): listed under `project`, its main transcript gone. */
+	mainMissing?: boolean;
+	project?: string;
 }
 
 export interface LoadProgress {

@@ -292,6 +292,17 @@ function checkAccounting(bytes: Uint8Array, result: ParseResult, compat: Compat,
 	expect(accountingAddsUp(result)).toBe(true);
 	expect(result.accounting.lines).toBe(lines.length + stateLines);
 	if (compat === 'viewer') expect(misplaced(result, FILE, lines)).toEqual({ missing: [], twice: [] });
+	checkBranches(result, compat);
+}
+
+/** D11: the rewound branches are additive — their lines are exactly offPath's rewound lines; none in romp mode. */
+function checkBranches(result: ParseResult, compat: Compat): void {
+	if (compat === 'romp') {
+		expect(result.session.branches).toBeUndefined();
+		return;
+	}
+	const inBranches = (result.session.branches ?? []).reduce((n, b) => n + b.lines, 0);
+	expect(inBranches).toBe(result.offPath.filter((o) => o.reason === 'rewind').length);
 }
 
 const EARLIER = 'bbbbbbbb-1111-2222-3333-444444444444.jsonl';

@@ -7,7 +7,8 @@
 // choice that ignores trailing sidechain / null-rooted system lines, D3 sidechains off the main
 // path (unless opts.subagent), D4 parallel tool calls and local-command branches are not
 // rewinds, D6 viewer-only atom fields, D7 raw JSON of unknown metadata, D8 null-rooted system
-// notes are metadata. Both modes: bad timestamps are issues, never crashes (D5).
+// notes are metadata, D11 rewound branches kept beside the path (session.branches). Both
+// modes: bad timestamps are issues, never crashes (D5).
 //
 // Pipeline (reference §2.1). build() below calls the stages in this order; each lives in its own
 // module of this folder, with a header saying what it owns:
@@ -24,6 +25,7 @@
 //   state-log.ts      state rows: landed texts, orphan replies, idle atoms
 //   atom-sink.ts      where atoms go; ordering by (t, read order)
 //   turns.ts          grouping into turns
+//   branches.ts       viewer: the rewound branches, each rebuilt from its own lines (D11)
 // Shared types and codes (Line, Ctx, verdicts) are in build-context.ts.
 //
 // ACCOUNTING. Every non-blank input line (transcripts, state log, postal log) has exactly one
@@ -43,6 +45,7 @@
 // 'internal-error' issue and an empty session.
 import { accountingOf, accountReaderIssues, placeRemainingLines } from './accounting.ts';
 import { lineVerdicts } from './active-path.ts';
+import { rewoundBranches } from './branches.ts';
 import { AtomSink } from './atom-sink.ts';
 import { authorContext } from './authors.ts';
 import { fileStem, type Ctx } from './build-context.ts';
@@ -54,7 +57,7 @@ import { flagUuidlessContent, LineTexts, readLines } from './line-table.ts';
 import { runPrePasses } from './pre-passes.ts';
 import { emitIdle, emitOrphanReplies, landedTexts, leafOverrideTime, readStateRows, type StateRow } from './state-log.ts';
 import { groupTurns } from './turns.ts';
-import type { Issue, OffPathLine, ParseInput, ParseOptions, ParseResult } from './types.ts';
+import type { Branch, Issue, OffPathLine, ParseInput, ParseOptions, ParseResult } from './types.ts';
 
 export function buildSession(input: ParseInput, opts: ParseOptions = {}): ParseResult {
 	try {
@@ -82,6 +85,8 @@ export interface BuildInternals {
 	/** ctx.metadata length after: postal rows, state rows */
 	metaMarks: number[];
 	offPath: OffPathLine[];
+	/** D11's rewound branches (the fast path only extends the leaf, so they stay as they are) */
+	branches: Branch[];
 }
 
 /** buildSession, also returning its internals (null when the build failed). */
@@ -161,9 +166,11 @@ function build(input: ParseInput, opts: ParseOptions, keep?: (x: BuildInternals)
 	// Order, turns, and the home of every line left.
 	const turns = groupTurns(sink.ordered(), ctx.rompUuid);
 	const offPath = placeRemainingLines(ctx, table, verdict);
-	keep?.({ env, leaf, verdict, landed: landed.landed, rows, lineAtoms, issueMarks, metaMarks, offPath });
+	// D11: the rewound branches, rebuilt from their own lines (additive: accounting is done).
+	const branches = ctx.viewer ? rewoundBranches(ctx, table, graph, verdict, transcripts, buildSession) : [];
+	keep?.({ env, leaf, verdict, landed: landed.landed, rows, lineAtoms, issueMarks, metaMarks, offPath, branches });
 	return {
-		session: { rompUuid: ctx.rompUuid, name: opts.name || ctx.rompUuid, dir: opts.dir ?? '', color: '#888888', leafFsid, landedTextUuids: landed.sorted, turns },
+		session: { rompUuid: ctx.rompUuid, name: opts.name || ctx.rompUuid, dir: opts.dir ?? '', color: '#888888', leafFsid, landedTextUuids: landed.sorted, turns, ...(branches.length ? { branches } : {}) },
 		issues: ctx.issues,
 		offPath,
 		metadata: ctx.metadata,

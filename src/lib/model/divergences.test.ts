@@ -297,3 +297,30 @@ describe('accounting in both modes', () => {
 		balanced(r);
 	});
 });
+
+describe('D11 rewound branches kept beside the path', () => {
+	// a1 is answered twice: u2's branch was rewound (Esc Esc) and u3 took its place
+	const lines = [
+		user('u1', null, 0, 'first', { promptSource: 'typed' }),
+		asst('a1', 'u1', 1, 'msg_1', [text('done')], 'end_turn'),
+		user('u2', 'a1', 10, 'try this', { promptSource: 'typed' }),
+		asst('a2', 'u2', 11, 'msg_2', [text('tried')], 'end_turn'),
+		user('u3', 'a1', 20, 'no, this', { promptSource: 'typed' }),
+		asst('a3', 'u3', 21, 'msg_3', [text('did')], 'end_turn'),
+	];
+	it('D11 romp: the branch is dropped (offPath rewind), no branches field', () => {
+		const { romp } = both(lines);
+		expect(uuids(romp)).toEqual(['u1', 'a1', 'u3', 'a3']);
+		expect(romp.offPath.map((o) => [o.uuid, o.reason])).toEqual([['u2', 'rewind'], ['a2', 'rewind']]);
+		expect('branches' in romp.session).toBe(false);
+	});
+	it('D11 viewer: the same path and offPath, plus the branch with its atoms after a1', () => {
+		const { romp, viewer } = both(lines);
+		expect(uuids(viewer)).toEqual(uuids(romp));
+		expect(viewer.offPath).toEqual(romp.offPath);
+		balanced(viewer);
+		const [b] = viewer.session.branches!;
+		expect([b.forkUuid, b.afterUuid, b.rootUuid, b.lines, b.children]).toEqual(['a1', 'a1', 'u2', 2, []]);
+		expect(b.turns.flatMap((t) => t.atoms.map((a) => a.uuid))).toEqual(['u2', 'a2']);
+	});
+});

@@ -508,7 +508,7 @@ export class IncrementalBuilder {
 		const offPath = live.offPath.slice();
 		const leafFsid = fileStem(this.transcripts.length ? this.transcripts[this.transcripts.length - 1] : '');
 		return {
-			session: { rompUuid: ctx.rompUuid, name: this.opts.name || ctx.rompUuid, dir: this.opts.dir ?? '', color: '#888888', leafFsid, landedTextUuids: live.landedSorted, turns },
+			session: { rompUuid: ctx.rompUuid, name: this.opts.name || ctx.rompUuid, dir: this.opts.dir ?? '', color: '#888888', leafFsid, landedTextUuids: live.landedSorted, turns, ...(x.branches.length ? { branches: x.branches } : {}) },
 			issues,
 			offPath,
 			metadata,

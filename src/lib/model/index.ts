@@ -14,4 +14,4 @@ export { sha1Hex } from './sha1.ts';
 export { parseTimestamp } from './timestamp.ts';
 
 /** Bump when the model's output changes shape or meaning, so caches of parsed sessions expire. */
-export const MODEL_VERSION = 'loupe-model-3';
+export const MODEL_VERSION = 'loupe-model-4';

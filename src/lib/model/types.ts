@@ -192,6 +192,30 @@ export interface Session {
 	/** Sorted uuids of every assistant line with non-empty text, on any branch. */
 	landedTextUuids: string[];
 	turns: Turn[];
+	/**
+	 * viewer mode (D11), only when the session has any: the rewound branches the active path left,
+	 * in file order of the line that left it. Never set in romp mode.
+	 */
+	branches?: Branch[];
+}
+
+/** A rewound branch (model/branches.ts): lines that left the active path and were abandoned. */
+export interface Branch {
+	/** the kept line the branch left from (the last ancestor it shares with the path), or null */
+	forkUuid: string | null;
+	/** the nearest atom at or above the fork on the path (where the chat puts the fold), or null */
+	afterUuid: string | null;
+	/** the first line of the branch */
+	rootUuid: string;
+	/** epoch seconds of the branch's first atom (its first line's when it has none) and of its end */
+	t: number;
+	end: number;
+	/** transcript lines on the branch, nested branches included (each is an offPath 'rewind' line) */
+	lines: number;
+	/** the branch's own path, built with the same rules as the main path */
+	turns: Turn[];
+	/** branches that left this branch's path, their afterUuid on it */
+	children: Branch[];
 }
 
 export interface Segment {

@@ -21,6 +21,8 @@ export class ExportUi {
 	emails = $state(DEFAULT_REDACT.emails);
 	/** Typed strings, one per line. */
 	literals = $state('');
+	/** Include rewound branches (a marked section at each rewind point; a fork in Strap). */
+	branches = $state(true);
 	findings = $state.raw<Finding[]>([]);
 	/** Finding ids the person unticked (kept as recorded). */
 	unticked = $state.raw<ReadonlySet<string>>(new Set());
@@ -93,16 +95,16 @@ export class ExportUi {
 	 * The export for `format` with the given redaction (the download's exact bytes). It crosses
 	 * from the worker as a Blob: a structured-cloned 50 MB string would stall this thread.
 	 */
-	async blob(format: ExportFormat, options: RedactOptions | null): Promise<{ blob: Blob; bytes: number } | null> {
+	async blob(format: ExportFormat, options: RedactOptions | null, branches = this.branches): Promise<{ blob: Blob; bytes: number } | null> {
 		const key = this.#viewer.currentKey;
 		if (!key) return null;
 		const { api, inWorker } = await engineClient();
-		return api.exportBlob(key, format, options, proxied((p: ExportProgress) => (this.progress = p), inWorker));
+		return api.exportBlob(key, format, options, proxied((p: ExportProgress) => (this.progress = p), inWorker), branches);
 	}
 
 	/** The export as text (clipboard, automation): the same bytes as the download. */
-	async text(format: ExportFormat, options: RedactOptions | null): Promise<{ text: string; bytes: number } | null> {
-		const out = await this.blob(format, options);
+	async text(format: ExportFormat, options: RedactOptions | null, branches = this.branches): Promise<{ text: string; bytes: number } | null> {
+		const out = await this.blob(format, options, branches);
 		return out && { text: await out.blob.text(), bytes: out.bytes };
 	}
 

@@ -283,11 +283,19 @@ export class Search {
     return api.searchCached(generation, request, keys, getFiles, onBatch);
   }
 
+  /** Starts the history index if it is not running, waits until it is ready, and says how much of
+   *  the listing has a search index (window.__loupe.historySearchIndex()). */
+  async historyReady() {
+    const { api } = await engineClient();
+    void api.historyStart();
+    for (let s = await api.historyStatus(); s.listed && !s.ready; s = await api.historyStatus()) await new Promise((r) => setTimeout(r, 100));
+    return api.historySearchStatus();
+  }
+
   /** Every listed session (or those the facets pick, grouped by project, newest first), indexed
    *  ones answering from the history search index, which goes on being built in the background. */
   async #history(generation: number, request: SearchRequest, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
     const { api } = await engineClient();
-    void api.historySearchIndex();
     // The automation hook searches every listed session in list order (the scan's order); the
     // field groups them and applies the facets.
     const keys = onBatch ? historyKeys(this.viewer.list, this.facets) : [];

@@ -15,7 +15,7 @@ import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
-import { sessionContentHash } from '../store/content-hash.ts';
+import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
@@ -32,6 +32,10 @@ export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
 /** Least time between two timeline redraws while following a folder. */
 const LIVE_TIMELINE_MS = 3000;
+
+/** A drop this small (files, bytes) has its files hashed for the cache while it parses. */
+const PREHASH_MAX_FILES = 24;
+const PREHASH_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Sessions after the open one that a scanned drop builds ahead, at idle. */
 const PREFETCH_AHEAD = 2;
@@ -122,6 +126,10 @@ export class Viewer {
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
+      // A small drop is cached before it says ready: its files' hashes are taken while it parses.
+      if (!cached && files.length <= PREHASH_MAX_FILES && files.reduce((n, f) => n + f.blob.size, 0) <= PREHASH_MAX_BYTES && canHash()) {
+        for (const f of files) void hashBlob(f.blob).catch(() => undefined);
+      }
       const { api, inWorker } = await engineClient();
       const onProgress = proxied((p: LoadProgress) => {
         if (current()) this.progress = p;
@@ -159,12 +167,18 @@ export class Viewer {
       this.loadIssues = outcome.issues;
       this.source = source;
       this.files = files;
-      await this.#show(api, outcome.sessions[0].key, true);
+      const shown = outcome.sessions[0].key;
+      // A parsed-whole load is in "Recent sessions" (record and files committed) before it says
+      // ready, so a reload right after ready finds it; it is stored while the chat is fetched.
+      // A big drop's ready stays fast: its opened session is cached after.
+      const durable = source.kind !== 'cached' && !outcome.scanned;
+      const first = durable ? outcome.sessions.filter((x) => x.key === shown) : [];
+      await Promise.all([this.#show(api, shown, true), first.length ? this.#cacheSessions(first, files) : null]);
       if (!current()) return;
       this.loadMs = performance.now() - started;
       this.restored = !!outcome.restored;
       this.#setState('ready');
-      if (source.kind !== 'cached') void this.#remember(outcome.sessions, files, outcome.sessions[0].key);
+      if (source.kind !== 'cached') void this.#remember(outcome.sessions.filter((x) => !first.includes(x)), files, shown);
       else if (!outcome.restored) void this.#persistIndex(outcome.sessions[0].key);
       if (outcome.scanned) {
         void this.#rememberScans(api, generation);
@@ -407,8 +421,19 @@ export class Viewer {
   /** Caches each loaded session as its own raw files (best effort; never fails the load), then
    *  persists the row index of `shown` (the session on screen) for a reopen without parsing. */
   async #remember(sessions: SessionSummary[], files: { path: string; blob: Blob }[], shown: string | null = null): Promise<void> {
-    const cache = await this.#openCache();
+    const cache = await this.#cacheSessions(sessions, files);
     if (!cache) return;
+    await this.refreshRecent();
+    // Caching may have evicted sessions: their row indexes go with them.
+    await this.#pruneIndexes();
+    if (shown) await this.#persistIndex(shown);
+  }
+
+  /** Stores sessions in the cache, each as its own raw files; resolves once every write has
+   *  committed (SessionCache.put awaits its transaction). The cache, or null when there is none. */
+  async #cacheSessions(sessions: SessionSummary[], files: { path: string; blob: Blob }[]): Promise<SessionCache | null> {
+    const cache = await this.#openCache();
+    if (!cache) return null;
     const byPath = new Map(files.map((f) => [f.path, f.blob]));
     for (const s of sessions) {
       const own = s.files.flatMap((f) => {
@@ -418,10 +443,7 @@ export class Viewer {
       const { title, startedAt, endedAt, bytes, turns } = s.meta;
       await cache.put({ key: s.key, title, startedAt, endedAt, bytes, turns }, own);
     }
-    await this.refreshRecent();
-    // Caching may have evicted sessions: their row indexes go with them.
-    await this.#pruneIndexes();
-    if (shown) await this.#persistIndex(shown);
+    return cache;
   }
 
   /** Has the worker persist a cached session's row index (summary, chat rows, timeline), keyed

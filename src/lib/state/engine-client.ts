@@ -28,7 +28,9 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
   } catch {
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
-    const engine = new Engine({ rowIndex: () => openRowIndex() });
+    const { openHistoryStore } = await import('../store/history-index.ts');
+    const { historyUsage } = await import('../worker/services/history-usage.ts');
+    const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
       stage: async (...a) => engine.stage(...a),
@@ -43,8 +45,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       cancelSearch: async (...a) => engine.cancelSearch(...a),
       prepareSearch: async (...a) => engine.prepareSearch(...a),
       searchCached: async (...a) => engine.searchCached(...a),
-      historySearchIndex: async () => engine.historySearchIndex(),
-      historySearchStatus: async () => engine.historySearchStatus(),
+      historySearchStatus: async () => engine.historySearch.status(),
       scanSecrets: (...a) => engine.scanSecrets(...a),
       exportText: (...a) => engine.exportText(...a),
       exportBlob: (...a) => engine.exportBlob(...a),
@@ -61,7 +62,16 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       scanRecords: async (...a) => engine.scanRecords(...a),
       loadPersisted: async (...a) => engine.loadPersisted(...a),
       persistIndex: async (...a) => engine.persistIndex(...a),
-      pruneIndexes: async (...a) => engine.pruneIndexes(...a)
+      pruneIndexes: async (...a) => engine.pruneIndexes(...a),
+      historyStart: async () => engine.history.start(),
+      historyStatus: async () => engine.history.status(),
+      historyDigests: async (...a) => engine.history.digests(...a),
+      historyFailures: async () => engine.history.failures(),
+      historyCalls: async (...a) => engine.history.calls(...a),
+      historyUsage: async (...a) => historyUsage(engine.history, ...a),
+      historyCancel: async () => engine.history.cancel(),
+      historyClear: async () => engine.history.clear(),
+      historyStored: async () => engine.history.stored()
     };
     return { api, inWorker: false };
   }

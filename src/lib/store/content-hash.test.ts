@@ -48,3 +48,22 @@ describe('hashBlob', () => {
     expect(await hashBlob(new Blob([changed]))).not.toBe(whole);
   });
 });
+
+describe('hashBlob memo', () => {
+  it('a blob is hashed once (the cache write awaits the hash a load started); a failed read is not remembered', async () => {
+    const blob = new Blob([bytesOf(1000, 3)]);
+    const first = hashBlob(blob);
+    expect(hashBlob(blob)).toBe(first);
+    expect(await first).toBe(reference(bytesOf(1000, 3)));
+    let fail = true;
+    const flaky = new Blob([bytesOf(10, 4)]);
+    const realSlice = flaky.slice.bind(flaky);
+    flaky.slice = ((...args: Parameters<Blob['slice']>) => {
+      if (fail) throw new Error('not readable');
+      return realSlice(...args);
+    }) as Blob['slice'];
+    await expect(hashBlob(flaky)).rejects.toThrow('not readable');
+    fail = false;
+    expect(await hashBlob(flaky)).toBe(reference(bytesOf(10, 4)));
+  });
+});

@@ -15,8 +15,22 @@ export function canHash(): boolean {
   return typeof globalThis.crypto?.subtle?.digest === 'function';
 }
 
+/** Hashes computed (or under way) per Blob: a Blob's bytes never change, so a hash started while
+ *  the worker parses (Viewer.load) is the one the cache write then awaits. */
+const memo = new WeakMap<Blob, Promise<string>>();
+
 /** The content hash of the blob's bytes as 64 hex characters. Rejects if Web Crypto is unavailable. */
-export async function hashBlob(blob: Blob): Promise<string> {
+export function hashBlob(blob: Blob): Promise<string> {
+  let h = memo.get(blob);
+  if (!h) {
+    h = digestBlob(blob);
+    memo.set(blob, h);
+    h.catch(() => memo.delete(blob)); // a failed read may succeed later: not remembered
+  }
+  return h;
+}
+
+async function digestBlob(blob: Blob): Promise<string> {
   const chunks = Math.max(1, Math.ceil(blob.size / HASH_CHUNK_BYTES));
   const digests = new Uint8Array(chunks * DIGEST_BYTES);
   for (let i = 0; i < chunks; i++) {

@@ -5,14 +5,15 @@
 //   catalog   the current load (generation, abort), staging, the scan, the listing and its File handles
 //   loads     the load funnel: scan, then a full parse (small drop) or a listing (big drop); cached reopen
 //   sessions  the built sessions: full load, LRU, #build, prefetch, chat rows, persisted row index
-//   search    engine-thread search, the search pool, the text of sessions not built, history search
+//   search    engine-thread search, the search pool, the text of sessions not built; history-scoped
+//             queries over `historySearch`, the search indexes the history entries carry
 //   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
+//   history   the background history index of every listed session (the page calls engine.history)
 // A service hears of a new load or a replaced listing through catalog.onChange (the sessions
 // service drops its LRU and restore, search clears its pool); opens and searches run as
 // `foreground` work, which a background service waits out (services/foreground.ts). To add a
 // service: construct it below with what it needs (catalog as `Listing`, sessions as
-// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts /
-// engine-client.ts).
+// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts / engine-client.ts).
 import type { SearchPool } from '../view/search/pool.ts';
 import type { SearchBatch, SearchRequest } from '../view/search/index.ts';
 import type { ExportFormat, OnExportProgress } from '../view/export/index.ts';
@@ -28,6 +29,8 @@ import { Usage } from './services/usage.ts';
 import { Exports } from './services/export.ts';
 import { Follow } from './services/follow.ts';
 import { Foreground } from './services/foreground.ts';
+import { HistoryService, type HistoryStoreOpener } from './services/history.ts';
+import { startHistoryLanes } from './history-lanes.ts';
 import { HistorySearch } from './services/history-search.ts';
 
 export type { RowIndex } from './services/sessions.ts';
@@ -44,22 +47,24 @@ export class Engine {
   #usage: Usage;
   #exports: Exports;
   #follow: Follow;
+  readonly history: HistoryService;
+  readonly historySearch: HistorySearch;
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
    *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts).
    *  `searchPool`: starts the search pool (default: search workers, where they can start). */
-  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null } = {}) {
+  constructor(opts: { builtBudget?: number; rowIndex?: () => Promise<RowIndex | null>; searchPool?: () => SearchPool | null; historyStore?: HistoryStoreOpener; historyLanes?: typeof startHistoryLanes } = {}) {
     const catalog = this.#catalog;
     this.#sessions = new Sessions(catalog, { builtBudget: opts.builtBudget, rowIndex: opts.rowIndex });
     this.#loads = new Loads(catalog, this.#sessions);
-    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: new HistorySearch(catalog) });
+    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog)) });
     this.#usage = new Usage(this.#sessions);
     this.#exports = new Exports(this.#sessions);
     this.#follow = new Follow(catalog, this.#sessions);
+    this.history = new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: opts.historyLanes ?? startHistoryLanes, feed: { listing: catalog, loaded: () => this.#sessions.loadedEntries() }, foreground: this.#foreground, onSearch: (k, s) => this.historySearch.put(k, s) });
   }
 
   // ── catalog and loads ────────────────────────────────────────────────────
-
   /** Hands over part of a big drop's files ahead of load(generation, { files: [], staged: true }). */
   stage(generation: number, files: InputFile[], known: StoredScan[] = []) {
     return this.#catalog.stage(generation, files, known);
@@ -86,7 +91,6 @@ export class Engine {
   }
 
   // ── built sessions ───────────────────────────────────────────────────────
-
   /** The compact row index of one session's chat (built once, kept). */
   chatIndex(key: string) {
     return this.#foreground.run(() => this.#sessions.chatIndex(key));
@@ -134,7 +138,6 @@ export class Engine {
   }
 
   // ── search ───────────────────────────────────────────────────────────────
-
   search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void) {
     return this.#foreground.run(() => this.#search.search(generation, request, keys, onBatch));
   }
@@ -150,12 +153,8 @@ export class Engine {
   cancelSearch(generation: number) {
     this.#search.cancelSearch(generation);
   }
-  /** History search: builds every listed session's search index (resolves when done), or how far it is. */
-  historySearchIndex = () => this.#search.historySearchIndex();
-  historySearchStatus = () => this.#search.historySearchStatus();
 
   // ── usage, exports, following ────────────────────────────────────────────
-
   usage(key: string) {
     return this.#usage.usage(key);
   }
@@ -168,12 +167,12 @@ export class Engine {
     return this.#exports.scanSecrets(key, options, onProgress);
   }
 
-  exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress) {
-    return this.#exports.exportText(key, format, options, onProgress);
+  exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true) {
+    return this.#exports.exportText(key, format, options, onProgress, branches);
   }
 
-  exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress) {
-    return this.#exports.exportBlob(key, format, options, onProgress);
+  exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true) {
+    return this.#exports.exportBlob(key, format, options, onProgress, branches);
   }
 
   shareFiles(key: string, options: Partial<RedactOptions> | null) {
@@ -185,7 +184,7 @@ export class Engine {
   }
 
   followAppend(generation: number, changes: FollowChange[]) {
-    return this.#follow.followAppend(generation, changes);
+    return this.history.followed(this.#follow.followAppend(generation, changes));
   }
 
   followStop() {

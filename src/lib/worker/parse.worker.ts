@@ -3,9 +3,12 @@
 import * as Comlink from 'comlink';
 import { Engine } from './engine.ts';
 import { openRowIndex } from '../store/row-index.ts';
+import { openHistoryStore } from '../store/history-index.ts';
+import { historyUsage } from './services/history-usage.ts';
+import type { UsageQuery } from '../view/history/types.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
-const engine = new Engine({ rowIndex: () => openRowIndex() });
+const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
 
 const api = {
   load: engine.load.bind(engine),
@@ -21,8 +24,7 @@ const api = {
   cancelSearch: engine.cancelSearch.bind(engine),
   prepareSearch: engine.prepareSearch.bind(engine),
   searchCached: engine.searchCached.bind(engine),
-  historySearchIndex: engine.historySearchIndex.bind(engine),
-  historySearchStatus: engine.historySearchStatus.bind(engine),
+  historySearchStatus: () => engine.historySearch.status(),
   scanSecrets: engine.scanSecrets.bind(engine),
   exportText: engine.exportText.bind(engine),
   exportBlob: engine.exportBlob.bind(engine),
@@ -39,7 +41,17 @@ const api = {
   scanRecords: engine.scanRecords.bind(engine),
   loadPersisted: engine.loadPersisted.bind(engine),
   persistIndex: engine.persistIndex.bind(engine),
-  pruneIndexes: engine.pruneIndexes.bind(engine)
+  pruneIndexes: engine.pruneIndexes.bind(engine),
+  // The history index (services/history.ts), straight from its service.
+  historyStart: () => engine.history.start(),
+  historyStatus: () => engine.history.status(),
+  historyDigests: (from: number) => engine.history.digests(from),
+  historyFailures: () => engine.history.failures(),
+  historyCalls: (from: number, to: number) => engine.history.calls(from, to),
+  historyUsage: (query: UsageQuery) => historyUsage(engine.history, query),
+  historyCancel: () => engine.history.cancel(),
+  historyClear: () => engine.history.clear(),
+  historyStored: () => engine.history.stored()
 };
 
 export type ParseWorkerApi = typeof api;

@@ -84,11 +84,6 @@ export function scanInPool(pool: SearchPool, request: SearchRequest, session: Po
     submitTo(pool, session, () => ({ query: request.query, options: request.options, scope: request.scope, ids: request.ids, maxHits: budget() })).then((r) => (r?.ok ? r : null));
 }
 
-/** Builds one session's history search index in the pool (null: unreadable, or a search cancelled it). */
-export function indexInPool(pool: SearchPool, session: PoolSession) {
-  return submitTo(pool, session, () => ({ query: '', maxHits: 0, buildIndex: true })).then((r) => (r?.ok && r.index ? r.index : null));
-}
-
 function submitTo(pool: SearchPool, session: PoolSession, rest: () => Omit<LaneJob, 'generation' | keyof PoolSession>) {
   const size = session.indexText?.byteLength ?? session.files.reduce((n, f) => n + f.blob.size, 0);
   // Only what picking needs crosses to the lane (a listing entry also carries its title and more).

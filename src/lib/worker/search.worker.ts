@@ -1,8 +1,10 @@
 // A search worker: one lane of the engine's search pool (view/search/pool.ts), started by the
 // engine worker. A thin comlink shell over view/search/lane.ts: it builds the searchable text of
-// the sessions it is handed (their File handles) and keeps some of it for the next query.
+// the sessions it is handed (their File handles) and keeps some of it for the next query. The
+// history index uses the same worker for its lanes (index: one session's digest and calls).
 import * as Comlink from 'comlink';
 import { LaneState, type LaneJob } from '../view/search/lane.ts';
+import { indexSession, type HistoryJob } from '../view/history/lane.ts';
 
 let state: LaneState | null = null;
 
@@ -21,6 +23,10 @@ const api = {
   },
   clear(): void {
     state?.clear();
+  },
+  /** One session of the history index (view/history/lane.ts): built here, only its entry goes back. */
+  index(job: HistoryJob) {
+    return indexSession(job);
   }
 };
 

@@ -300,6 +300,8 @@ export interface DrawModel {
 	subs: string;
 	idle: string;
 	markers: string;
+	/** Rewind points in view (a small marker each, with its fold's words as the tooltip). */
+	rewinds: { x: number; y: number; label: string; uuid: string | null }[];
 }
 
 /**
@@ -322,7 +324,7 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 		return [a, lowerBound(g.dotC, a, d1, view.c1 + pad)] as const;
 	});
 	const count = ranges.reduce((s, [a, b]) => s + (b - a), 0);
-	const out: DrawModel = { detailed: count <= m.detailMax, barIdx: [], dotIdx: [], barPaths: [], dotPaths: [], gaps: '', subs: '', idle: '', markers: '' };
+	const out: DrawModel = { detailed: count <= m.detailMax, barIdx: [], dotIdx: [], barPaths: [], dotPaths: [], gaps: '', subs: '', idle: '', markers: '', rewinds: [] };
 
 	// Shapes closer than a fraction of a pixel are drawn as one (see RunPath): at full view
 	// thousands of bars share a few hundred pixels, and the path's size, not the pixels, costs.
@@ -398,6 +400,10 @@ export function drawModel(layout: TimelineLayout, g: Geometry, view: View, plotW
 		const x = (g.markerC[i] - v0) * k;
 		if (x < -10 || x > plotW + 10) continue;
 		const y = top(markers[i].lane);
+		if (markers[i].kind === 'rewind') {
+			out.rewinds.push({ x: r1(x), y: y + m.barY + m.barH + 1, label: markers[i].label ?? 'Rewound here', uuid: markers[i].uuid });
+			continue;
+		}
 		marks += `M${r1(x)} ${y + m.barY - 3}v${m.barH + 6}M${r1(x - 4)} ${y + 2}h8l-4 6z`;
 	}
 	out.markers = marks;

@@ -3,6 +3,7 @@ import { buildChatRows } from './rows';
 import { firstChangedTurn, isQuiet, liveActivity, liveStatus, markLiveThought, QUIET_AFTER_MS, rebuildTail } from './live';
 import { assistant, resetClock, result, session, text, thinking, toolUse, turn, user } from './test-builders';
 import type { ChatRow } from './types';
+import { fixtureSession } from './test-fixtures';
 
 beforeEach(resetClock);
 
@@ -131,5 +132,18 @@ describe('rebuildTail', () => {
 		const want = buildChatRows(grown).filter((r) => r.turnIndex >= 1);
 		expect(rows.filter((r) => r.turnIndex >= 1)).toEqual(want);
 		expect(want.some((r) => r.kind === 'notice')).toBe(false);
+	});
+
+	it('a rewind in a followed session draws its fold after a turn that did not change itself', () => {
+		// before: the first attempt, still on the path; then the person rewound to a1 and asked again
+		const first = fixtureSession('rewind', (v) => {
+			if (['u3', 'a4', 'r4', 'a5'].includes(v.uuid as string)) Object.assign(v, { type: 'summary', summary: 'later', leafUuid: null, uuid: undefined });
+		});
+		expect(first.branches).toBeUndefined();
+		const before = buildChatRows(first);
+		const grown = fixtureSession('rewind');
+		const { rows } = rebuildTail(before, grown, {}, {}, 1);
+		expect(rows).toEqual(buildChatRows(grown));
+		expect(rows.map((r) => r.kind)).toContain('branch');
 	});
 });

@@ -171,6 +171,7 @@ export function rebuildTail(
 	opts: ChatRowOptions,
 	fromTurn: number
 ): { rows: ChatRow[]; keep: number } {
+	fromTurn = Math.min(fromTurn, newFoldTurn(before, session, opts.keyPrefix ?? ''));
 	let keep = 0;
 	while (keep < before.length && before[keep].turnIndex < fromTurn) keep++;
 	const reused = keep;
@@ -186,6 +187,23 @@ export function rebuildTail(
 	const rows = kept.concat(tail.map((r, i) => sameRow(before[reused + i], r) ?? r));
 	while (keep < rows.length && keep < before.length && rows[keep] === before[keep]) keep++;
 	return { rows, keep };
+}
+
+/**
+ * A rewind makes a branch whose fold sits after the row it left from, in a turn that may not
+ * have changed itself: the rows are rebuilt from that turn when its fold is not drawn yet.
+ */
+function newFoldTurn(before: readonly ChatRow[], session: Session, prefix: string): number {
+	if (!session.branches?.length) return Infinity;
+	const drawn = new Set<string>();
+	for (const r of before) if (r.kind === 'branch') drawn.add(r.key);
+	let turn = Infinity;
+	for (const b of session.branches) {
+		if (drawn.has(`${prefix}branch:${b.rootUuid}`)) continue;
+		const at = b.afterUuid === null ? 0 : session.turns.findIndex((t) => t.atoms.some((a) => a.uuid === b.afterUuid));
+		if (at >= 0) turn = Math.min(turn, at);
+	}
+	return turn;
 }
 
 // A walk that stops at the first difference, not two JSON strings per row (tool output can be large).

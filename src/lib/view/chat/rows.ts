@@ -1,13 +1,15 @@
 // The chat-zoom entry points the worker calls: buildChatRows (session + subagent transcripts →
 // grouped top-level rows, with each turn's token usage on its last row and unknown records as raw
 // cards) and rowIndexOf (the tiny per-row index the main thread keeps). Subagent transcripts are
-// built recursively with the same rules and carried inline on their delegation row.
+// built recursively with the same rules and carried inline on their delegation row; rewound
+// branches likewise on their fold row (branches.ts).
 
 import type { Atom, MetadataLine, ParseResult, Session } from '../../model/types';
 import { firstLine, toJson } from './content';
 import { groupItems } from './grouping';
 import { buildItems, countToolCalls } from './items';
 import { recordRow } from './records';
+import { withBranchRows } from './branches';
 import { collectCalls } from '../usage/messages';
 import type { ChatRow, RowIndexEntry, UsageTotals } from './types';
 
@@ -29,6 +31,8 @@ export interface ChatRowOptions {
 	keyPrefix?: string;
 	/** Recursion depth guard for nested subagents. */
 	depth?: number;
+	/** Nesting depth of rewound branches (a branch's own rows are built at depth + 1). */
+	branchDepth?: number;
 	/** Only the rows of turns from this one on (a followed session's changed tail, view/chat/live.ts). */
 	fromTurn?: number;
 }
@@ -118,6 +122,11 @@ export function buildChatRows(session: Session, children: Record<string, ChildLi
 		const u = turn ? turnUsage(turn.atoms) : null;
 		if (u) rows[i] = { ...rows[i], turnUsage: u };
 	}
+	// Rewound branches (model D11): a fold after the row each left from, its rows by these same rules.
+	if (session.branches?.length && (opts.branchDepth ?? 0) < MAX_DEPTH) {
+		rows = withBranchRows(rows, session, keyPrefix, (opts.fromTurn ?? 0) === 0, (branch, prefix) =>
+			buildChatRows(branch, children, { sessionOver: true, keyPrefix: prefix, depth, branchDepth: (opts.branchDepth ?? 0) + 1 }));
+	}
 	return rows;
 }
 
@@ -152,6 +161,9 @@ export function estimateHeight(row: ChatRow): number {
 		case 'compaction':
 			h = 44;
 			break;
+		case 'branch':
+			h = 40;
+			break;
 		default:
 			h = 38;
 	}
@@ -184,6 +196,8 @@ function previewOf(row: ChatRow): string {
 			return firstLine(row.title);
 		case 'raw':
 			return firstLine(row.title);
+		case 'branch':
+			return row.label;
 	}
 }
 

@@ -15,7 +15,8 @@ export type RowKind =
 	| 'compaction'
 	| 'error'
 	| 'notice'
-	| 'raw';
+	| 'raw'
+	| 'branch';
 
 /** Who wrote a user prompt, flattened for display. */
 export interface AuthorView {
@@ -281,6 +282,25 @@ export interface RawRow extends RowBase {
 	json: string;
 }
 
+/** A rewound branch's fold (model D11): what was tried from here and thrown away, read-only. */
+export interface BranchRow extends RowBase {
+	kind: 'branch';
+	/** uuid of the kept line the branch left from (the last it shares with the path), or null */
+	forkUuid: string | null;
+	/** uuid of the branch's first line */
+	rootUuid: string;
+	/** "Rewound here — 3 messages, 2 tool calls, $0.41" (without the "(show)" control) */
+	label: string;
+	/** prompts and replies behind the fold, nested branches included */
+	messages: number;
+	/** tool calls behind the fold, nested branches included */
+	toolCalls: number;
+	/** the cost of those calls: "$0.41", "≥ $0.41" (some unpriced), "unpriced", or null without calls */
+	cost: string | null;
+	/** the abandoned rows, in order, grouped by the same rules; a nested branch is a branch row among them */
+	branchRows: ChatRow[];
+}
+
 export type ChatRow =
 	| UserRow
 	| AssistantRow
@@ -293,7 +313,8 @@ export type ChatRow =
 	| CompactionRow
 	| ErrorRow
 	| NoticeRow
-	| RawRow;
+	| RawRow
+	| BranchRow;
 
 /** The compact per-row index the main thread keeps for every row. */
 export interface RowIndexEntry {

@@ -4,6 +4,9 @@
 // unified text, the progress callback, and the list of what an export leaves out.
 import type { FileDiff } from '../chat/types.ts';
 
+/** What a rewound branch's section says about itself (Markdown and HTML). */
+export const BRANCH_NOTE = 'Rewound branch: tried here and abandoned; the conversation continued without it.';
+
 export interface ExportMeta {
 	title: string;
 	sessionKey: string;

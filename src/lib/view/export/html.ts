@@ -8,7 +8,7 @@
 // The app's second pass, DOMPurify (components/markdown/sanitize.ts), needs a DOM and the export
 // is made in the worker, so it does not run here: the CSP without any script source takes its place.
 import type { ChatRow, GroupEntry, ImageRef, ToolCallView } from '../chat/types.ts';
-import { diffText, isoTime, progressTicker, shorten, type ExportMeta, type OnExportProgress } from './common.ts';
+import { BRANCH_NOTE, diffText, isoTime, progressTicker, shorten, type ExportMeta, type OnExportProgress } from './common.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 const OUT_LINES = 400;
@@ -110,6 +110,8 @@ function rowHtml(row: ChatRow, md: Md): string {
 			return `<div ${attrs}>${row.text ? `<details><summary>${esc(row.title)}</summary>${row.markdown ? `<div class="md">${md(row.text)}</div>` : pre(row.text)}</details>` : `<p class="note">${esc(row.title)}</p>`}</div>`;
 		case 'raw':
 			return `<div ${attrs}><details><summary>Record: ${esc(row.title)}</summary>${pre(row.json)}</details></div>`;
+		case 'branch':
+			return `<div ${attrs}><details class="rewound"><summary>↶ ${esc(row.label)}</summary><p class="note">${esc(BRANCH_NOTE)}</p>${row.branchRows.map((r) => rowHtml(r, md)).join('')}</details></div>`;
 	}
 }
 

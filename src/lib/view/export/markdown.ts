@@ -4,7 +4,7 @@
 // fences, edits as fenced `diff`, subagents nested under their call. What it leaves out is
 // said once at the top (images, full outputs, raw JSON beyond a preview).
 import type { ChatRow, GroupEntry, ToolCallView } from '../chat/types.ts';
-import { diffText, fenced, isoTime, progressTicker, shorten, type ExportMeta, type OnExportProgress } from './common.ts';
+import { BRANCH_NOTE, diffText, fenced, isoTime, progressTicker, shorten, type ExportMeta, type OnExportProgress } from './common.ts';
 
 const OUT_LINES = 40;
 const OUT_CHARS = 4000;
@@ -120,6 +120,8 @@ function rowMd(row: ChatRow, depth: number): string {
 			return row.text ? details(inline(row.title), row.markdown ? row.text : fenced(shorten(row.text, OUT_LINES, OUT_CHARS).text)) : `_${inline(row.title)}_`;
 		case 'raw':
 			return details(`Record: ${inline(row.title)}`, output('', row.json, 'json'));
+		case 'branch':
+			return details(`↶ ${inline(row.label)}`, [`_${BRANCH_NOTE}_`, ...row.branchRows.map((r) => rowMd(r, depth + 1))].join('\n\n'));
 	}
 }
 

@@ -2,6 +2,7 @@
 // main transcript, each subagent transcript, unnamed records), rebuilds the chat rows from the
 // redacted session (so derived text — diffs, titles, previews — never carries a secret), and runs
 // the chosen format. When redaction changed nothing, the rows the viewer already built are reused.
+// Rewound branches go in by default and are left out on request (the rows are then rebuilt).
 import type { MetadataLine, Session } from '../../model/types.ts';
 import { buildChatRows, type ChatRow, type ChildLike } from '../chat/index.ts';
 import type { Redactor } from '../redact/index.ts';
@@ -29,6 +30,21 @@ export interface ExportResult {
 	text: string;
 	/** UTF-8 size of `text`. */
 	bytes: number;
+}
+
+export interface ExportOptions {
+	redactor: Redactor | null;
+	redaction: string;
+	onProgress?: OnExportProgress;
+	/** Include rewound branches (model D11): a marked section at each rewind point, a fork in Strap. Default true. */
+	branches?: boolean;
+}
+
+/** The source without its rewound branches when they are left out (rows rebuilt without them). */
+export function withoutBranches(src: ExportSource, include: boolean | undefined): ExportSource {
+	if (include !== false || !src.session.branches) return src;
+	const { branches: _left, ...session } = src.session;
+	return { ...src, session, rows: null };
 }
 
 /** The source with every content string redacted (shares whatever did not change). */
@@ -61,9 +77,9 @@ export function rowsOf(src: ExportSource): ChatRow[] {
 export async function exportSession(
 	src: ExportSource,
 	format: ExportFormat,
-	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress; countBytes?: boolean }
+	opts: ExportOptions & { countBytes?: boolean }
 ): Promise<ExportResult> {
-	const s = opts.redactor ? redactSource(src, opts.redactor) : src;
+	const s = opts.redactor ? redactSource(withoutBranches(src, opts.branches), opts.redactor) : withoutBranches(src, opts.branches);
 	const meta: ExportMeta = { title: s.title, sessionKey: s.key, startedAt: s.startedAt, endedAt: s.endedAt, redaction: opts.redaction };
 	let text: string;
 	if (format === 'strap') text = JSON.stringify(toStrap(s.session, s.children, meta, opts.onProgress, s.metadata), null, 2) + '\n';
@@ -76,7 +92,7 @@ export async function exportSession(
 export async function exportSessionText(
 	src: ExportSource,
 	format: ExportFormat,
-	opts: { redactor: Redactor | null; redaction: string; onProgress?: OnExportProgress }
+	opts: ExportOptions
 ): Promise<string> {
 	return (await exportSession(src, format, { ...opts, countBytes: false })).text;
 }

@@ -5,10 +5,12 @@
 // `output.summary` is the subagent's result and whose `hidden.messages` hold the child
 // transcript in the same shape; a compaction is a harness `history.summarize` call. Command
 // output, skill instructions and API errors are the harness speaking: harness messages. The schema
-// of what this writes is strap.schema.json. Thinking, images, token usage and the system records
-// that are no atom have no place in the shape: they are counted and listed under `loupe.leftOut`
+// of what this writes is strap.schema.json. A rewound branch (model D11) is an `agent.fork` call of
+// agent `rewound-branch` at its rewind point, the abandoned messages hidden inside. Thinking,
+// images, token usage and the system records that are no atom have no place in the shape: they
+// are counted and listed under `loupe.leftOut`
 // instead of silently vanishing (strap-roundtrip.test.ts holds the export to that list).
-import type { Atom, MetadataLine, Session } from '../../model/types.ts';
+import type { Atom, Branch, MetadataLine, Session } from '../../model/types.ts';
 import { isRecord, resultText, str } from '../chat/content.ts';
 import { classifyTool } from '../chat/tools.ts';
 import { recordRow } from '../chat/records.ts';
@@ -110,6 +112,8 @@ interface Ctx {
 }
 
 const MAX_DEPTH = 6;
+/** The agent a rewound branch's fork speaks as (Strap has no rewind; a fork is the nearest shape). */
+export const REWOUND_AGENT = 'rewound-branch';
 
 function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapEvent[] {
 	const results = resultsOf(session);
@@ -117,6 +121,17 @@ function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapE
 	let open: { event: StrapEvent; messageId: string | undefined } | null = null;
 	const model = (kind: StrapEvent['kind'], text: string): StrapEvent => ({ type: 'event', from: 'model', ...(agent ? { agent } : {}), kind, text });
 
+	// Rewound branches (model D11) are forks at their rewind point: an agent.fork call of the
+	// harness whose hidden messages are the abandoned branch (its own branches nested inside).
+	const forks = new Map<string | null, Branch[]>();
+	if (ctx.depth < MAX_DEPTH) for (const b of session.branches ?? []) forks.set(b.afterUuid, [...(forks.get(b.afterUuid) ?? []), b]);
+	const fork = (after: string | null) => {
+		for (const b of forks.get(after) ?? []) {
+			events.push({ type: 'event', from: 'harness', kind: 'tool_request', text: '', calls: [branchFork(session, b, ctx)] });
+			open = null;
+		}
+	};
+	fork(null);
 	for (const turn of session.turns) {
 		for (const a of turn.atoms) {
 			ctx.tick?.();
@@ -178,9 +193,25 @@ function eventsOf(session: Session, agent: string | undefined, ctx: Ctx): StrapE
 					if (text.trim()) events.push({ type: 'event', from: 'harness', kind: 'message', text });
 				}
 			}
+			if (a.uuid !== null && forks.size) fork(a.uuid);
 		}
 	}
 	return events;
+}
+
+/** A rewound branch as a fork call: "Rewound here — …" is its description, the branch its hidden messages. */
+function branchFork(session: Session, b: Branch, ctx: Ctx): StrapCall {
+	const own: Session = { ...session, turns: b.turns, branches: b.children };
+	const task = 'Rewound branch: tried here and abandoned (the conversation continued without it).';
+	ctx.agents.add(REWOUND_AGENT);
+	return {
+		id: `rewound_${b.rootUuid}`,
+		tool: 'agent.fork',
+		input: { task, agent: REWOUND_AGENT, description: 'Rewound here' },
+		ok: true,
+		output: { summary: 'abandoned' },
+		hidden: { messages: eventsOf(own, REWOUND_AGENT, { ...ctx, depth: ctx.depth + 1 }) }
+	};
 }
 
 function callOf(b: Record<string, unknown>, results: ReturnType<typeof resultsOf>, ctx: Ctx): StrapCall {
@@ -225,6 +256,13 @@ function callOf(b: Record<string, unknown>, results: ReturnType<typeof resultsOf
 function countAtoms(session: Session, children: Record<string, StrapChild>): number {
 	let n = 0;
 	for (const t of session.turns) n += t.atoms.length;
+	const inBranches = (bs: Branch[] | undefined): void => {
+		for (const b of bs ?? []) {
+			for (const t of b.turns) n += t.atoms.length;
+			inBranches(b.children);
+		}
+	};
+	inBranches(session.branches);
 	for (const c of Object.values(children)) for (const t of c.result.session.turns) n += t.atoms.length;
 	return n;
 }

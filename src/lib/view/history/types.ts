@@ -65,6 +65,9 @@ export interface SessionDigest {
   filesTouched: string[];
   compactions: number;
   subagents: number;
+  /** What the session's usage panel shows (active path, subagents included; priced calls only). */
+  costUsd: number;
+  unpricedMessages: number;
   /** The main transcript is gone; only its subagents' files remain (an orphaned folder). */
   mainMissing?: boolean;
 }
@@ -96,6 +99,20 @@ export interface HistoryStatus {
   bytesStored: number;
   ms: number;
   ready: boolean;
+  /** Storage failed (a full disk, a blocked IndexedDB): the figures hold what could be kept. */
+  partial?: boolean;
+  /** Files inside the tree that no index entry holds (foreign, unreadable, truncated). */
+  filesNotIndexed?: number;
+  /** Sessions this run read from their files (the rest came from the stored index). */
+  read?: number;
+  /** One line for the page when storing failed (a full disk, a blocked database). */
+  notice?: string | null;
+}
+
+/** A file inside the dropped tree the index does not hold, and why. */
+export interface FileNotIndexed {
+  path: string;
+  reason: string;
 }
 
 // ── history usage reports (view/history/reports.ts: usageReport(calls, query)) ──

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionTextCache } from './cache.ts';
 import type { SearchField } from './fields.ts';
 
-const field = (text: string): SearchField => ({ text, kind: 'prompt', author: 'you', tool: null, atomUuid: 'u', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [] });
+const field = (text: string): SearchField => ({ text, kind: 'prompt', author: 'you', tool: null, atomUuid: 'u', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false });
 
 describe('SessionTextCache', () => {
 	it('keeps the most recent sessions within the character budget', () => {

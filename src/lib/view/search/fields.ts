@@ -1,7 +1,7 @@
 // Searchable text of a session, derived from its chat rows (the same projection the reader
 // sees, so search finds exactly what can be seen or expanded): one field per prompt, reply,
 // thought, tool input, tool output, error, notice, compaction summary and raw card, including
-// subagent transcripts carried on delegation rows. Each field knows where it lands (the
+// subagent transcripts carried on delegation rows and the rows of rewound branches (flagged). Each field knows where it lands (the
 // top-level row, the atom, and the keys to open on the way: group, call, delegation, "show all")
 // and what the scope filters ask about it (author, kind, tool name). Fields reference the rows'
 // own strings: extraction copies no text, apart from tool inputs flattened out of their JSON.
@@ -32,6 +32,8 @@ export interface SearchField {
 	opens: OpenStep[];
 	/** Descriptions of the delegations it is inside (outermost first); empty on the main thread. */
 	subagent: string[];
+	/** On a rewound branch (model D11): the text sits inside a "Rewound here" fold. */
+	rewound: boolean;
 }
 
 /** Text longer than this may be capped by its renderer; a landing asks for all of it. */
@@ -42,13 +44,14 @@ interface Ctx {
 	row: number;
 	opens: OpenStep[];
 	subagent: string[];
+	rewound: boolean;
 	out: SearchField[];
 }
 
 /** Every searchable field of a session's top-level rows, in reading order. */
 export function fieldsOfRows(rows: readonly ChatRow[]): SearchField[] {
 	const out: SearchField[] = [];
-	rows.forEach((r, i) => rowFields(r, { row: i, opens: [], subagent: [], out }));
+	rows.forEach((r, i) => rowFields(r, { row: i, opens: [], subagent: [], rewound: false, out }));
 	return out;
 }
 
@@ -65,7 +68,8 @@ function push(ctx: Ctx, r: Pick<ChatRow, 'atomUuid' | 'turnIndex' | 'ms'>, text:
 		turnIndex: r.turnIndex,
 		ms: r.ms,
 		opens: steps,
-		subagent: ctx.subagent
+		subagent: ctx.subagent,
+		rewound: ctx.rewound
 	});
 }
 
@@ -107,7 +111,7 @@ function rowFields(r: ChatRow, ctx: Ctx): void {
 			const call = [r.description, r.agentType ?? '', promptInChild ? '' : r.prompt].filter(Boolean).join('\n');
 			push(ctx, r, call, 'tool-call', 'claude', promptInChild ? inside : promptOpens, r.call.name);
 			if (r.childRows) {
-				const child: Ctx = { row: ctx.row, opens: inside, subagent: [...ctx.subagent, r.description], out: ctx.out };
+				const child: Ctx = { row: ctx.row, opens: inside, subagent: [...ctx.subagent, r.description], rewound: ctx.rewound, out: ctx.out };
 				r.childRows.forEach((c, i) => {
 					// The delegation draws its first 150 child rows until asked for all.
 					const opens = i >= 150 ? [...inside, { key: `${r.key}~all`, defaultOpen: false }] : inside;
@@ -139,6 +143,10 @@ function rowFields(r: ChatRow, ctx: Ctx): void {
 			return;
 		case 'raw':
 			push(ctx, r, r.json, 'raw', 'system', inside, null, r.atomUuid, r.key);
+			return;
+		case 'branch':
+			// The abandoned rows are drawn once the fold is open; a nested fold adds its own key.
+			for (const c of r.branchRows) rowFields(c, { ...ctx, opens: inside, rewound: true });
 			return;
 	}
 }

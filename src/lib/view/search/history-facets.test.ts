@@ -31,7 +31,7 @@ describe('historyKeys', () => {
 
 describe('failed calls only', () => {
 	it('keeps the output of failed tool calls, not other errors or outputs', () => {
-		const f = (kind: SearchField['kind'], tool: string | null): SearchField => ({ text: 'x', kind, author: 'claude', tool, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [] });
+		const f = (kind: SearchField['kind'], tool: string | null): SearchField => ({ text: 'x', kind, author: 'claude', tool, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false });
 		const scope = { failedCalls: true };
 		expect(inScope(f('error', 'Bash'), scope)).toBe(true);
 		expect(inScope(f('error', null), scope)).toBe(false);

@@ -88,6 +88,7 @@ describe('buildSearchIndex', () => {
 		ms: 1700000000000,
 		opens: [{ key: 'g1', defaultOpen: false }],
 		subagent: ['Explore the parser'],
+		rewound: false,
 		...extra
 	});
 

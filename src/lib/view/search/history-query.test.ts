@@ -55,7 +55,7 @@ describe('planQuery', () => {
 	});
 
 	it('rules out a session only when its filter lacks a trigram', async () => {
-		const field = (text: string): SearchField => ({ text, kind: 'reply', author: 'claude', tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [] });
+		const field = (text: string): SearchField => ({ text, kind: 'reply', author: 'claude', tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false });
 		const a = await buildSearchIndex([field('the parser reads each line')]);
 		const b = await buildSearchIndex([field('数据 café → ✓')]);
 		const sessions = [a, b].map((idx, i) => ({ key: `s${i}`, filter: idx.filter, source: { key: `s${i}`, fields: () => ({ fields: [], folded: [] }) } }));

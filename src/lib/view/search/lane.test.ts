@@ -37,7 +37,7 @@ describe('a lane decoding sessions from their history search index', () => {
 	it('keeps decoded sessions while there is room, then keeps the ones it has (no eviction churn)', async () => {
 		const { buildSearchIndex } = await import('./history-index.ts');
 		const { LaneState } = await import('./lane.ts');
-		const field = (text: string) => ({ text, kind: 'reply' as const, author: 'claude' as const, tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [] });
+		const field = (text: string) => ({ text, kind: 'reply' as const, author: 'claude' as const, tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false });
 		const lane = new LaneState(250);
 		const job = async (key: string) => {
 			const idx = await buildSearchIndex([field(`parser ${key} `.repeat(10))]);

@@ -3,14 +3,13 @@
 // for a session it builds), then run the query over all of it and send back only the hits and
 // the count. A lane is a search worker (worker/search.worker.ts) or, where workers cannot start
 // (Node, tests), the engine's own thread; both run this function, so they find the same hits.
-// A session with a history search index is decoded from it instead of built (history-index.ts),
-// and a lane builds that index when asked (the history pass).
+// A session with a history search index is decoded from it instead of built (history-index.ts).
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile, LoadedSession } from '../../ingest/types.ts';
 import { buildChatRows } from '../chat/index.ts';
 import { SessionTextCache, textChars } from './cache.ts';
 import { fieldsOfRows, type SearchField } from './fields.ts';
-import { buildSearchIndex, fieldsOfIndexText, type SessionSearchIndex } from './history-index.ts';
+import { fieldsOfIndexText } from './history-index.ts';
 import { compileQuery, type Matcher, type SearchOptions } from './query.ts';
 import { scanFields, type SearchHit, type SearchScope } from './scan.ts';
 
@@ -35,8 +34,6 @@ export interface LaneJob {
 	kept?: boolean;
 	/** The session's indexed fields (SessionSearchIndex.text): decoded instead of building the session. */
 	indexText?: Uint8Array;
-	/** Also build the session's history search index (history-index.ts) and send it back. */
-	buildIndex?: boolean;
 }
 
 export interface LaneResult {
@@ -52,8 +49,6 @@ export interface LaneResult {
 	evicted: string[];
 	/** Time the lane spent on this session (build and scan), ms. */
 	ms: number;
-	/** With job.buildIndex: the session's history search index. */
-	index?: SessionSearchIndex;
 }
 
 /** Each search lane runs jobs one after another through this. */
@@ -120,11 +115,10 @@ export class LaneState {
 			// decode again; a session built from its files is kept as before (it is costly to build).
 			text = job.indexText && this.cache.chars + textChars(fields) > this.cache.maxChars ? { fields, folded: [], chars: 0 } : this.cache.set(job.cacheKey, fields);
 		}
-		const index = job.buildIndex ? await buildSearchIndex(text.fields) : undefined;
 		// A query that does not compile never reaches a lane (the run reports it first).
 		const ids = job.ids ? [] : undefined;
 		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded, ids) : { hits: [], counted: 0 };
-		return { ok: true, hits, counted, ids, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started, index };
+		return { ok: true, hits, counted, ids, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
 	}
 
 	#matcher(job: LaneJob): Matcher | null {

@@ -37,6 +37,8 @@ export interface SearchHit {
 	author: FieldAuthor;
 	tool: string | null;
 	subagent: string[];
+	/** The hit is on a rewound branch (inside a "Rewound here" fold). */
+	rewound: boolean;
 	opens: SearchField['opens'];
 	/** Matches in this field (capped at MAX_MATCHES_PER_FIELD). */
 	matches: number;
@@ -113,6 +115,7 @@ function hitOf(f: SearchField, m: Matcher, sessionKey: string): SearchHit {
 		author: f.author,
 		tool: f.tool,
 		subagent: f.subagent,
+		rewound: f.rewound,
 		opens: f.opens,
 		matches: ranges.length,
 		snippet: snippetOf(f.text, ranges)

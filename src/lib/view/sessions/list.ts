@@ -21,6 +21,10 @@ export interface ListEntry {
 	subagents: number;
 	cwd: string | null;
 	model: string | null;
+	/** An orphaned subagent folder: its main transcript is gone (ingest/orphans.ts). */
+	mainMissing?: boolean;
+	/** The session's cost once the history index read it (view/history/list.ts). */
+	costUsd?: number;
 }
 
 export interface ProjectEntry {
@@ -32,6 +36,8 @@ export interface ProjectEntry {
 	sessions: number;
 	bytes: number;
 	lastActivity: number | null;
+	/** Summed over its sessions once the history index read every one of them (else absent). */
+	costUsd?: number;
 }
 
 export type SortKey = 'newest' | 'largest' | 'longest' | 'turns';
@@ -94,7 +100,9 @@ export function projectsOf(entries: readonly ListEntry[]): ProjectEntry[] {
 			const t = e.endedAt ?? e.startedAt;
 			if (t !== null && (lastActivity === null || t > lastActivity)) lastActivity = t;
 		}
-		out.push({ key, name, exactName: exact, sessions: p.entries.length, bytes: p.entries.reduce((n, e) => n + e.bytes, 0), lastActivity });
+		const project: ProjectEntry = { key, name, exactName: exact, sessions: p.entries.length, bytes: p.entries.reduce((n, e) => n + e.bytes, 0), lastActivity };
+		if (p.entries.every((e) => e.costUsd !== undefined)) project.costUsd = p.entries.reduce((n, e) => n + (e.costUsd ?? 0), 0);
+		out.push(project);
 	}
 	return out.sort((a, b) => (b.lastActivity ?? -Infinity) - (a.lastActivity ?? -Infinity) || (a.key < b.key ? -1 : 1));
 }

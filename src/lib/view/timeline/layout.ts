@@ -1,7 +1,7 @@
 // Timeline layout as plain data: lanes (one per session) on one shared, broken time axis; one bar
 // per segment from its input to its LAST NON-IDLE atom (the reference draws through idle time —
 // a regression we do not copy); idle spans from the state log as gaps; prompt dots coloured by
-// author class; compaction markers; subagent delegations as thin sub-bars. Everything here is
+// author class; compaction and rewind markers; subagent delegations as thin sub-bars. Everything here is
 // structured-cloneable (arrays, plain objects, numbers, strings) so the worker can compute it and
 // the main thread only draws it. All times are epoch milliseconds.
 //
@@ -11,6 +11,7 @@
 // else its trigger. A trigger-less segment (autonomous work, a compaction) uses its first atom
 // with a uuid as the trigger stand-in ("anchor"). A dot lands on the trigger.
 
+import { branchLabelOf } from '../chat/branches.ts';
 import type { Atom, Author, ContentBlock, Session, Turn } from '../../model/index.ts';
 import { segmentsOf } from '../../model/index.ts';
 import { buildAxis, SpanList, type AxisOptions, type TimelineAxis } from './axis.ts';
@@ -109,13 +110,16 @@ export interface TimelineIdle {
 }
 
 export interface TimelineMarker {
-	kind: 'compaction';
+	/** a compaction boundary, or a rewind point (model D11: a branch left the path here) */
+	kind: 'compaction' | 'rewind';
 	laneKey: string;
 	lane: number;
 	t: number;
 	uuid: string | null;
 	trigger: string | null;
 	preTokens: number | null;
+	/** rewind markers: the fold's words, "Rewound here — 3 messages, 2 tool calls, $0.41" */
+	label?: string;
 }
 
 export interface TimelineLayout {
@@ -486,6 +490,13 @@ export function layoutTimeline(lanes: readonly LaneInput[], opts: LayoutOptions 
 		}
 		for (let i = 0; i < built.idle.length; i++) layout.idle.push(built.idle[i]);
 		for (let i = 0; i < built.markers.length; i++) layout.markers.push(built.markers[i]);
+		// A rewind point where the abandoned branch began (its nested branches are inside it).
+		for (const b of lane.session.branches ?? []) {
+			if (!(b.t > 0)) continue;
+			const m: TimelineMarker = { kind: 'rewind', laneKey: lane.key, lane: li, t: b.t * 1000, uuid: b.rootUuid, trigger: null, preTokens: null, label: branchLabelOf(b) };
+			built.markers.push(m);
+			layout.markers.push(m);
+		}
 
 		let t0: number | null = null;
 		let t1: number | null = null;

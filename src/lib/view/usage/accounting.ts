@@ -52,7 +52,8 @@ function price(call: ApiCall, table: PriceTable): Priced {
 	return { call, cost: cost === null && totalOf(call) === 0 ? 0 : cost };
 }
 
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+// A call with no usable time (some harnesses record none) counts under no day, never throws.
+const dayOf = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 10) : 'no date');
 
 interface ToolCallSeen {
 	name: string;

@@ -7,3 +7,4 @@ export { callCost, findModel, contextWindowOf, PRICES, type PriceTable } from '.
 export { sessionUsage, addTally, zeroTally, thinPeaks, type UsageSource, type UsageOptions } from './accounting.ts';
 export { projectUsage, summarizeSession, type ProjectSessionInput } from './project.ts';
 export { formatUsd, formatTokens, costLabel } from './format.ts';
+export { branchCost, branchCostLabel, addBranchCost, type BranchCost } from './branch.ts';

@@ -17,6 +17,8 @@ export class Catalog implements Listing {
   /** Scan mode (big drops): every listed session and its files as Blob handles. */
   #listed = new Map<string, ScannedSession>();
   #blobs = new Map<string, Blob>();
+  /** Files of the listing that no listed session uses, with the scan's reason. */
+  #unused: ScanListing['unused'] = [];
   #listeners: ((change: CatalogChange) => void)[] = [];
   /** The last load's scan: wall time, files, and how many came from earlier scans. */
   #scanStats = { ms: 0, files: 0, reused: 0 };
@@ -96,13 +98,20 @@ export class Catalog implements Listing {
     this.clearListing();
     this.#listed = new Map(listing.sessions.map((s) => [s.key, s]));
     this.#blobs = new Map(files.map((f) => [normPath(f.path), f.blob]));
+    this.#unused = listing.unused;
   }
 
   /** Forgets the listing; every service drops what it built or cached from it. */
   clearListing(): void {
     this.#listed = new Map();
     this.#blobs = new Map();
+    this.#unused = [];
     this.#emit('listing');
+  }
+
+  /** Files in the listing that no listed session uses (tool-result side files, foreign files), with why. */
+  unused(): ScanListing['unused'] {
+    return this.#unused;
   }
 
   listed(key: string): ScannedSession | undefined {

@@ -24,20 +24,21 @@ export class Exports {
   }
 
   /** The text of a download (Markdown, one-file HTML, Strap JSON); `options` null = not redacted. */
-  async exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<ExportResult | null> {
-    const text = await this.#export(key, format, options, onProgress);
+  async exportText(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true): Promise<ExportResult | null> {
+    const text = await this.#export(key, format, options, onProgress, branches);
     return text === null ? null : { text, bytes: utf8Bytes(text) };
   }
 
   /** A download made in the worker as a Blob, so the page never holds (or encodes) the text. */
-  async exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<{ blob: Blob; bytes: number } | null> {
-    const text = await this.#export(key, format, options, onProgress);
+  async exportBlob(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true): Promise<{ blob: Blob; bytes: number } | null> {
+    const text = await this.#export(key, format, options, onProgress, branches);
     if (text === null) return null;
     const blob = new Blob([text], { type: exportFile(format, '').mime });
     return { blob, bytes: blob.size };
   }
 
-  async #export(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress): Promise<string | null> {
+  /** `branches` false leaves the rewound branches out (view/export/session.ts withoutBranches). */
+  async #export(key: string, format: ExportFormat, options: Partial<RedactOptions> | null, onProgress?: OnExportProgress, branches = true): Promise<string | null> {
     const entry = await this.#sessions.built(key);
     if (!entry) return null;
     const l = entry.loaded;
@@ -48,7 +49,7 @@ export class Exports {
       onProgress?.({ task: 'redact', done: 0, total: 1 });
       this.#redacted = { key, sig, origin: l.result.session, src: redactor ? redactSource(source, redactor) : source };
     }
-    return exportSessionText(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress });
+    return exportSessionText(this.#redacted.src, format, { redactor: null, redaction: describeRedaction(redactor?.options ?? null), onProgress, branches });
   }
 
   /** The session's input files for a `#z=` link, redacted unless `options` is null. */

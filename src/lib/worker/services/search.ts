@@ -7,16 +7,16 @@
 // filter rules out is skipped, an indexed one is decoded from its index instead of built.
 import { loadSessions } from '../../ingest/load-files.ts';
 import { runSearch, SessionTextCache, textChars, type SearchBatch, type SearchOutcome, type SearchRequest } from '../../view/search/index.ts';
-import { fieldsOfLoaded, LocalLane } from '../../view/search/lane.ts';
+import { fieldsOfLoaded } from '../../view/search/lane.ts';
 import { fieldsOfIndexText, type SessionSearchIndex } from '../../view/search/history-index.ts';
-import type { HistorySearch, HistorySearchStatus } from './history-search.ts';
+import type { HistorySearch } from './history-search.ts';
 import type { SearchPool } from '../../view/search/pool.ts';
 import type { InputFile } from '../protocol.ts';
 import { scanInPool } from '../search-pool.ts';
 import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
 
 /** The history search indexes as the search sees them (history-search.ts). */
-type HistoryIndexes = Pick<HistorySearch, 'sources' | 'indexAll' | 'status'>;
+type HistoryIndexes = Pick<HistorySearch, 'sources'>;
 
 export class Search {
   #catalog: Listing;
@@ -72,18 +72,6 @@ export class Search {
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
-  }
-
-  historySearchStatus(): HistorySearchStatus {
-    return this.#history.status();
-  }
-
-  /** Builds the history search index of every listed session in the search lanes; resolves when done. */
-  historySearchIndex(): Promise<HistorySearchStatus> {
-    if (this.#pool === undefined && this.#catalog.sessions().length) this.#pool = this.#startPool();
-    const pool = this.#pool ?? null;
-    const local = new LocalLane(this.#cachedSearch.maxChars / 4);
-    return this.#history.indexAll((job, size) => (pool ? pool.submit(job.cacheKey, size, () => job) : local.run({ ...job, generation: 0 })));
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */

@@ -47,7 +47,8 @@ export function entryOfScan(s: ScannedSession): ListEntry {
     turnsExact: false,
     subagents: s.subagents,
     cwd: s.cwd,
-    model: s.model
+    model: s.model,
+    ...(s.mainMissing ? { mainMissing: true } : {})
   };
 }
 
@@ -55,7 +56,7 @@ export function entryOfSummary(s: SessionSummary): ListEntry {
   const leaf = s.files.find((f) => f.kind === 'transcript') ?? s.files[0];
   return {
     key: s.key,
-    project: leaf ? dirOf(leaf.path) : '',
+    project: s.meta.project ?? (leaf ? dirOf(leaf.path) : ''),
     harness: s.meta.harness ?? 'claude-code',
     harnessLabel: s.meta.harnessLabel ?? 'Claude Code',
     title: s.meta.title,
@@ -66,7 +67,8 @@ export function entryOfSummary(s: SessionSummary): ListEntry {
     turnsExact: true,
     subagents: s.meta.subagents,
     cwd: null,
-    model: null
+    model: null,
+    ...(s.meta.mainMissing ? { mainMissing: true } : {})
   };
 }
 

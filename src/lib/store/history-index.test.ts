@@ -1,0 +1,96 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { historyId, openHistoryStore } from './history-index.ts';
+
+let n = 0;
+const fresh = () => `loupe-history-test-${++n}`;
+
+function entry(key: string, endedAt: number, calls = 3) {
+  return {
+    key,
+    digest: { key, title: `t ${key}`, project: 'p', harness: 'claude-code', startedAt: endedAt - 10, endedAt, bytes: 100, turns: 2, prompts: 2, tools: { Bash: { calls: 1, failures: 0 } }, filesTouched: [], compactions: 0, subagents: 0, costUsd: 0.5, unpricedMessages: 0 },
+    calls: Array.from({ length: calls }, (_, i) => ({ id: `${key}:${i}`, ms: endedAt, sessionId: key, sessionKey: key, project: 'p', harness: 'claude-code', model: 'claude-sonnet-4-5', serviceTier: null, input: 1, output: 2, cacheRead: 3, cacheWrite5m: 4, cacheWrite1h: 0, webSearches: 0, onPath: true, subagent: false }))
+  };
+}
+
+async function open(opts: { maxBytes?: number } = {}) {
+  const s = await openHistoryStore<ReturnType<typeof entry>['digest'], ReturnType<typeof entry>['calls'][number]>({ dbName: fresh(), ...opts });
+  if (!s) throw new Error('no store');
+  return s;
+}
+
+const realPut = IDBObjectStore.prototype.put;
+afterEach(() => {
+  IDBObjectStore.prototype.put = realPut;
+});
+
+describe('history index store', () => {
+  it('reads back heads whose files signature matches, bodies on demand, and counts its bytes', async () => {
+    const s = await open();
+    const put = await s.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }, { entry: entry('b', 2000), sig: 'sb', lastMs: 2000 }]);
+    expect(put.ok && put.evicted).toBe(0);
+    const heads = await s.heads(new Map([['a', 'sa'], ['b', 'changed'], ['c', 'sc']]));
+    expect([...heads.keys()]).toEqual(['a']);
+    expect(heads.get('a')?.digest.title).toBe('t a');
+    expect(heads.get('a')?.calls).toBe(3);
+    expect(heads.get('a')?.id).toBe(historyId('a'));
+    const bodies = await s.bodies(['a', 'b', 'zz']);
+    expect(bodies.get('a')?.calls.map((c) => c.id)).toEqual(['a:0', 'a:1', 'a:2']);
+    expect(bodies.has('zz')).toBe(false);
+    const st = await s.stats();
+    expect(st.sessions).toBe(2);
+    expect(st.bytes).toBe(heads.get('a')!.bytes + (await s.heads(new Map([['b', 'sb']]))).get('b')!.bytes);
+    expect(put.ok && put.bytes).toBe(st.bytes);
+    expect(put.ok && put.sizes.get('a')).toBe(heads.get('a')!.bytes);
+    expect(st.bytes).toBeGreaterThan(JSON.stringify(entry('a', 1000)).length);
+    await s.remove(['a']);
+    expect((await s.stats()).sessions).toBe(1);
+    await s.clear();
+    expect(await s.stats()).toEqual({ sessions: 0, bytes: 0 });
+    expect((await s.heads(new Map([['b', 'sb']]))).size).toBe(0);
+  });
+
+  it('stays under its cap by evicting the oldest history first', async () => {
+    const one = JSON.stringify(entry('k0', 5)).length;
+    const s = await open({ maxBytes: one * 3.5 * 1.3 });
+    for (const [k, t] of [['old', 100], ['newer', 300], ['mid', 200]] as const) await s.put([{ entry: entry(k, t), sig: 'x', lastMs: t }]);
+    const out = await s.put([{ entry: entry('newest', 400), sig: 'x', lastMs: 400 }]);
+    expect(out.ok && out.evicted).toBeGreaterThanOrEqual(1);
+    const left = await s.heads(new Map(['old', 'mid', 'newer', 'newest'].map((k) => [k, 'x'])));
+    expect(left.has('old')).toBe(false);
+    expect(left.has('newest')).toBe(true);
+    expect(left.has('newer')).toBe(true);
+  });
+
+  it('a full disk: evicts the oldest history and retries; still full reports quota and throws nothing', async () => {
+    const s = await open();
+    await s.put([{ entry: entry('old', 1100), sig: 'x', lastMs: 1100 }, { entry: entry('mid', 1200), sig: 'x', lastMs: 1200 }]);
+    // The disk holds two entries' worth: a third fails until one is gone.
+    let stored = 2;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'heads' && stored >= 2) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      if (this.name === 'heads') stored++;
+      return realPut.apply(this, args);
+    } as IDBObjectStore['put'];
+    const origDelete = IDBObjectStore.prototype.delete;
+    IDBObjectStore.prototype.delete = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['delete']>) {
+      if (this.name === 'heads') stored--;
+      return origDelete.apply(this, args);
+    } as IDBObjectStore['delete'];
+    try {
+      const out = await s.put([{ entry: entry('new', 1300), sig: 'x', lastMs: 1300 }]);
+      expect(out.ok && out.evicted).toBe(1);
+      const left = await s.heads(new Map(['old', 'mid', 'new'].map((k) => [k, 'x'])));
+      expect([...left.keys()].sort()).toEqual(['mid', 'new']);
+      // Nothing left that may go (the write itself is too big): a quota failure, as a value.
+      IDBObjectStore.prototype.put = function () {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      } as IDBObjectStore['put'];
+      const failed = await s.put([{ entry: entry('more', 1500), sig: 'x', lastMs: 1500 }]);
+      expect(failed.ok).toBe(false);
+      expect(!failed.ok && failed.quota).toBe(true);
+    } finally {
+      IDBObjectStore.prototype.delete = origDelete;
+    }
+  });
+});

@@ -1,0 +1,242 @@
+// The history index's storage: one entry per listed session (view/history/types.ts HistoryEntry),
+// its own IndexedDB database, keyed by the listed key (which hashes the files' fingerprints) +
+// MODEL_VERSION + HISTORY_FORMAT, so a re-dropped tree finds every unchanged session and reads
+// only the changed ones. A head (digest, counts, the files' signature, bytes) is kept apart from
+// the body (billed calls, search index): a re-drop reads the small heads only; reports read the
+// bodies when asked. Bounded: its bytes are counted (JSON size of what is stored), capped at
+// maxBytes, and under quota pressure the oldest history (by the session's last activity) goes
+// first. A write that still fails reports it (`quota`), and the caller keeps the rest in memory.
+// Like the other stores it never throws: a blocked database opens as null.
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { MODEL_VERSION } from '../model/index.ts';
+
+/** What is stored of one session (view/history/types.ts HistoryEntry; opaque here). */
+export interface StoredEntry<D, C> {
+  key: string;
+  digest: D;
+  calls: C[];
+  search?: unknown;
+}
+
+export const HISTORY_DB_NAME = 'loupe-history-index';
+/** Bump when what is stored changes shape (the digest, the call rows). */
+export const HISTORY_FORMAT = 1;
+/** Default cap on stored bytes (the 1 GB generated tree indexes in well under a tenth of it). */
+export const HISTORY_MAX_BYTES = 512 * 1024 * 1024;
+
+export const historyId = (key: string) => `${key}|${MODEL_VERSION}|${HISTORY_FORMAT}`;
+
+export interface HistoryHead<D> {
+  id: string;
+  key: string;
+  /** The session's files as read (path, size, modification time): a subagent that grew misses. */
+  sig: string;
+  /** The session's last activity: eviction takes the oldest history first. */
+  lastMs: number;
+  /** Bytes of head + body as stored. */
+  bytes: number;
+  savedAt: number;
+  digest: D;
+  calls: number;
+}
+
+interface Body<C> {
+  id: string;
+  calls: C[];
+  search?: unknown;
+}
+
+interface Schema<D, C> extends DBSchema {
+  heads: { key: string; value: HistoryHead<D>; indexes: { lastMs: number } };
+  bodies: { key: string; value: Body<C> };
+}
+
+export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<string, number> } | { ok: false; quota: boolean; message: string; evicted: number };
+
+export interface HistoryStore<D = unknown, C = unknown> {
+  /** Stored heads of these listed keys whose signature matches (a changed file misses). */
+  heads(wanted: ReadonlyMap<string, string>): Promise<Map<string, HistoryHead<D>>>;
+  /** The billed calls and search index of these keys (absent: not stored). */
+  bodies(keys: readonly string[]): Promise<Map<string, { calls: C[]; search?: unknown }>>;
+  /** Stores entries (one transaction); over the cap or on a full disk the oldest history (by
+   *  `lastMs`, the session's last activity) is evicted first. */
+  put(entries: readonly { entry: StoredEntry<D, C>; sig: string; lastMs: number }[]): Promise<PutOutcome>;
+  remove(keys: readonly string[]): Promise<void>;
+  stats(): Promise<{ sessions: number; bytes: number }>;
+  clear(): Promise<void>;
+  close(): void;
+}
+
+export function isQuotaError(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === 'QuotaExceededError' || (e as { inner?: unknown } | null)?.inner !== undefined && isQuotaError((e as { inner: unknown }).inner);
+}
+
+const sizeOf = (v: unknown) => JSON.stringify(v)?.length ?? 0;
+
+export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?: number; now?: () => number } = {}): Promise<HistoryStore<D, C> | null> {
+  const maxBytes = opts.maxBytes ?? HISTORY_MAX_BYTES;
+  const now = opts.now ?? Date.now;
+  let db: IDBPDatabase<Schema<D, C>>;
+  try {
+    if (typeof indexedDB === 'undefined') return null;
+    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 1, {
+      upgrade(d) {
+        d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
+        d.createObjectStore('bodies', { keyPath: 'id' });
+      }
+    });
+  } catch {
+    return null;
+  }
+  // Sizes of what is stored, read once (heads are small), then kept current by put / remove.
+  let sizes: Map<string, { bytes: number; lastMs: number }> | null = null;
+  const known = async () => {
+    if (sizes) return sizes;
+    const next = new Map<string, { bytes: number; lastMs: number }>();
+    try {
+      let cursor = await db.transaction('heads').store.openCursor();
+      while (cursor) {
+        next.set(cursor.value.id, { bytes: cursor.value.bytes, lastMs: cursor.value.lastMs });
+        cursor = await cursor.continue();
+      }
+    } catch {
+      // unreadable: counted as empty
+    }
+    return (sizes = next);
+  };
+  const total = (m: Map<string, { bytes: number }>) => {
+    let n = 0;
+    for (const v of m.values()) n += v.bytes;
+    return n;
+  };
+  /** Deletes the oldest entries (not `keep`) until `free` more bytes fit under the cap; returns how many went. */
+  const evict = async (need: number, keep: ReadonlySet<string>): Promise<number> => {
+    const m = await known();
+    const victims = [...m].filter(([id]) => !keep.has(id)).sort((a, b) => a[1].lastMs - b[1].lastMs);
+    let over = total(m) + need - maxBytes;
+    const gone: string[] = [];
+    for (const [id, v] of victims) {
+      if (over <= 0) break;
+      gone.push(id);
+      over -= v.bytes;
+    }
+    if (gone.length) await removeIds(gone);
+    return gone.length;
+  };
+  const removeIds = async (ids: readonly string[]) => {
+    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+    for (const id of ids) {
+      void tx.objectStore('heads').delete(id);
+      void tx.objectStore('bodies').delete(id);
+    }
+    await tx.done;
+    const m = await known();
+    for (const id of ids) m.delete(id);
+  };
+  const write = async (rows: { head: HistoryHead<D>; body: Body<C> }[]) => {
+    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+    for (const r of rows) {
+      void tx.objectStore('heads').put(r.head).catch(() => undefined);
+      void tx.objectStore('bodies').put(r.body).catch(() => undefined);
+    }
+    await tx.done;
+    const m = await known();
+    for (const r of rows) m.set(r.head.id, { bytes: r.head.bytes, lastMs: r.head.lastMs });
+  };
+
+  return {
+    async heads(wanted) {
+      const out = new Map<string, HistoryHead<D>>();
+      try {
+        const tx = db.transaction('heads');
+        const got = await Promise.all([...wanted.keys()].map((key) => tx.store.get(historyId(key))));
+        for (const h of got) if (h && wanted.get(h.key) === h.sig) out.set(h.key, h);
+      } catch {
+        // a blocked read indexes the sessions again
+      }
+      return out;
+    },
+    async bodies(keys) {
+      const out = new Map<string, { calls: C[]; search?: unknown }>();
+      try {
+        const tx = db.transaction('bodies');
+        const got = await Promise.all(keys.map((key) => tx.store.get(historyId(key))));
+        got.forEach((b, i) => {
+          if (b) out.set(keys[i], { calls: b.calls, search: b.search });
+        });
+      } catch {
+        // missing bodies read as not stored
+      }
+      return out;
+    },
+    async put(entries) {
+      const savedAt = now();
+      const rows = entries.map(({ entry, sig, lastMs }) => {
+        const id = historyId(entry.key);
+        const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
+        const head: HistoryHead<D> = { id, key: entry.key, sig, lastMs, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
+        head.bytes = sizeOf(head) + sizeOf(body);
+        return { head, body };
+      });
+      const need = rows.reduce((n, r) => n + r.head.bytes, 0);
+      const keep = new Set(rows.map((r) => r.head.id));
+      let evicted = 0;
+      const done = () => ({ ok: true as const, evicted, bytes: need, sizes: new Map(rows.map((r) => [r.head.key, r.head.bytes])) });
+      try {
+        evicted += await evict(need, keep);
+        await write(rows);
+        return done();
+      } catch (e) {
+        if (!isQuotaError(e)) return { ok: false, quota: false, message: messageOf(e), evicted };
+      }
+      // A full disk: make room from the oldest history (as much again as this write) and try once more.
+      try {
+        const m = await known();
+        const victims = [...m].filter(([id]) => !keep.has(id)).sort((a, b) => a[1].lastMs - b[1].lastMs);
+        const gone: string[] = [];
+        let freed = 0;
+        for (const [id, v] of victims) {
+          if (freed >= need) break;
+          gone.push(id);
+          freed += v.bytes;
+        }
+        if (gone.length) await removeIds(gone);
+        evicted += gone.length;
+        await write(rows);
+        return done();
+      } catch (e) {
+        return { ok: false, quota: isQuotaError(e), message: messageOf(e), evicted };
+      }
+    },
+    async remove(keys) {
+      try {
+        await removeIds(keys.map(historyId));
+      } catch {
+        // left for the next clear
+      }
+    },
+    async stats() {
+      const m = await known();
+      return { sessions: m.size, bytes: total(m) };
+    },
+    async clear() {
+      try {
+        const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+        void tx.objectStore('heads').clear();
+        void tx.objectStore('bodies').clear();
+        await tx.done;
+      } catch {
+        // nothing more to do
+      }
+      sizes = new Map();
+    },
+    close() {
+      db.close();
+    }
+  };
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}

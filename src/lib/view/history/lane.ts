@@ -1,0 +1,57 @@
+// What one history lane does with one listed session: build it from its files (the bytes read
+// on the engine's thread, as the search lanes get theirs: worker/history-lanes.ts) the way the
+// engine opens it (ingest/listed.ts loadListed), and send back only its compact entry (entry.ts),
+// or why it could not be read. A lane is a search worker (worker/search.worker.ts `index`) or,
+// where workers cannot start, the engine's own thread; both run indexSession.
+import { loadListed, type ListedRef } from '../../ingest/listed.ts';
+import type { InputFile } from '../../ingest/types.ts';
+import { entryWithSearch } from './entry.ts';
+import type { HistoryEntry } from './types.ts';
+
+export interface HistoryJob {
+  listed: ListedRef & { bytes?: number };
+  files: InputFile[];
+}
+
+export type HistoryResult =
+  | { ok: true; entry: HistoryEntry; ms: number }
+  | { ok: false; reason: string; ms: number };
+
+export interface HistoryLane {
+  index(job: HistoryJob): Promise<HistoryResult>;
+  dispose?(): void;
+}
+
+export async function indexSession(job: HistoryJob): Promise<HistoryResult> {
+  const started = performance.now();
+  const fail = (reason: string): HistoryResult => ({ ok: false, reason, ms: performance.now() - started });
+  const missing = job.listed.files.filter((p) => !job.files.some((f) => f.path === p));
+  if (missing.length === job.listed.files.length) return fail('its files are no longer in the drop');
+  // Files not read ahead are read here: a read that fails names the file (moved, permission gone).
+  const files: InputFile[] = [];
+  for (const f of job.files) {
+    if (f.bytes) {
+      files.push(f);
+      continue;
+    }
+    try {
+      files.push({ ...f, bytes: new Uint8Array(await f.blob.arrayBuffer()) });
+    } catch (e) {
+      return fail(`${f.path} could not be read (${e instanceof Error ? e.name || e.message : String(e)})`);
+    }
+  }
+  const loaded = await loadListed(job.listed, files);
+  if (!loaded) return fail('no session could be built from its files');
+  try {
+    return { ok: true, entry: await entryWithSearch(loaded, job.listed), ms: performance.now() - started };
+  } catch (e) {
+    return fail(`its digest failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */
+export class LocalHistoryLane implements HistoryLane {
+  index(job: HistoryJob): Promise<HistoryResult> {
+    return indexSession(job);
+  }
+}

@@ -1,0 +1,211 @@
+// The history service inside the engine: a big drop indexed in the background from its listing,
+// exactly what opening each session shows; a re-drop of the same tree reads nothing; an append,
+// a truncation and a deleted file read only the sessions they changed; a full disk leaves the
+// index working in memory, marked partial; an open preempts it. Lanes run in-process here (Node
+// has no nested workers; the e2e history spec drives real ones).
+import 'fake-indexeddb/auto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { scanInputs } from '../../ingest/scan.ts';
+import { filesUnder } from '../../../../scripts/lib/files.ts';
+import { openHistoryStore } from '../../store/history-index.ts';
+import { loadSessions } from '../../ingest/load-files.ts';
+import { billedCalls } from '../../view/history/calls.ts';
+import { digestOf } from '../../view/history/digest.ts';
+import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
+import { Engine } from '../engine.ts';
+
+let root = '';
+let files: { path: string; blob: Blob }[] = [];
+let db = 0;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'loupe-history-'));
+  const tree = join(root, 'projects');
+  execFileSync('node', [join(__dirname, '../../../../../shared/bench/gen-project.mjs'), '--mb', '1', '--sessions', '30', '--projects', '3', '--seed', '7', '--out', tree]);
+  files = filesUnder(tree).map((p) => ({ path: relative(root, p), blob: new File([readFileSync(p)], p.split('/').at(-1)!, { lastModified: 1_700_000_000_000 }) }));
+});
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+const realPut = IDBObjectStore.prototype.put;
+afterEach(() => {
+  IDBObjectStore.prototype.put = realPut;
+});
+
+/** An in-process lane that records what it indexed (and, with a gate, waits to be let go). */
+class CountingLane implements HistoryLane {
+  inner = new LocalHistoryLane();
+  ran: string[] = [];
+  onStart: (key: string) => void = () => {};
+  gate: Promise<void> | null = null;
+  async index(job: HistoryJob): Promise<HistoryResult> {
+    this.ran.push(job.listed.key);
+    this.onStart(job.listed.key);
+    if (this.gate) await this.gate;
+    return this.inner.index(job);
+  }
+}
+
+async function engine(dbName: string, lane = new CountingLane()) {
+  return { engine: new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName }), historyLanes: () => [lane] }), lane };
+}
+
+async function loaded(dbName: string, given: { path: string; blob: Blob }[], lane?: CountingLane) {
+  const e = await engine(dbName, lane);
+  const out = await e.engine.load(1, { files: given });
+  if (!out.ok || !out.scanned) throw new Error('expected a listed (scanned) drop');
+  return { ...e, out };
+}
+
+describe('history service', () => {
+  it('indexes every listed session once; its digests are the opened sessions\' exact turns; a re-drop reads nothing', async () => {
+    const name = `h-${++db}`;
+    const { engine: e, lane, out } = await loaded(name, files);
+    const status = await e.history.start();
+    expect(status.listed).toBe(out.list.length);
+    expect(status.ready).toBe(true);
+    expect(status.indexed + status.failed).toBe(status.listed);
+    expect(status.failed).toBe(0);
+    expect(status.bytesStored).toBeGreaterThan(0);
+    expect(status.calls).toBeGreaterThan(out.list.length);
+    // The calls page in list order, together every indexed session's.
+    const all = await e.history.calls(0, status.calls);
+    expect(all.total).toBe(status.calls);
+    expect(all.calls.length).toBe(status.calls);
+    const page = await e.history.calls(5, 17);
+    expect(page.calls).toEqual(all.calls.slice(5, 17));
+    expect(new Set(all.calls.map((c) => c.sessionKey)).size).toBe(out.list.length);
+    expect(new Set(lane.ran).size).toBe(lane.ran.length);
+    expect(lane.ran.length).toBe(out.list.length);
+    const { rows } = e.history.digests(0);
+    expect(rows.length).toBe(out.list.length);
+    for (const row of rows.slice(0, 6)) {
+      const opened = await e.open(row.key);
+      expect(row.turns).toBe(opened?.turns);
+    }
+    // The same tree again (another page): every entry comes from the store.
+    const again = await loaded(name, files);
+    const st2 = await again.engine.history.start();
+    expect(again.lane.ran).toEqual([]);
+    expect(st2.read).toBe(0);
+    expect(status.read).toBe(status.listed);
+    expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored, calls: status.calls });
+    expect((await again.engine.history.calls(0, status.calls)).calls).toEqual(all.calls);
+    expect(again.engine.history.digests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
+  });
+
+  it('after an append, a truncation and a deleted file, re-reads only the sessions they changed', async () => {
+    const name = `h-${++db}`;
+    const first = await loaded(name, files);
+    await first.engine.history.start();
+    // Three sessions of one file each (no resumed ancestor, no subagent): what changes is theirs alone.
+    const { listing } = await scanInputs(files);
+    const single = listing.sessions.filter((s) => s.files.length === 1).map((s) => files.find((f) => f.path === s.files[0])!);
+    const [grown, cut, gone] = single;
+    const text = async (b: Blob) => new TextDecoder().decode(await b.arrayBuffer());
+    const lines = (await text(grown.blob)).trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1)!);
+    const appended = { ...last, uuid: 'appended-0001', parentUuid: last.uuid, timestamp: new Date(Date.parse(last.timestamp) + 1000).toISOString() };
+    const cutLines = (await text(cut.blob)).trimEnd().split('\n');
+    const changed = files
+      .filter((f) => f !== gone)
+      .map((f) => f === grown
+        ? { path: f.path, blob: new File([`${lines.join('\n')}\n${JSON.stringify(appended)}\n`], 'g', { lastModified: 1_700_000_100_000 }) }
+        : f === cut
+          ? { path: f.path, blob: new File([`${cutLines.slice(0, Math.ceil(cutLines.length / 2)).join('\n')}\n`], 'c', { lastModified: 1_700_000_100_000 }) }
+          : f);
+    const second = await loaded(name, changed);
+    const st = await second.engine.history.start();
+    expect(st.ready).toBe(true);
+    expect(st.listed).toBe(second.out.list.length);
+    expect(st.listed).toBe(first.out.list.length - 1);
+    // Only the grown and the truncated sessions were read.
+    expect(second.lane.ran.length).toBe(2);
+    const stem = (p: string) => p.split('/').at(-1)!.replace(/\.jsonl$/, '');
+    expect(second.lane.ran.map((k) => k.slice(0, stem(grown.path).length)).sort()).toEqual([stem(grown.path), stem(cut.path)].sort());
+    for (const key of second.lane.ran) expect(second.engine.history.digest(key)?.turns).toBe((await second.engine.open(key))?.turns);
+  });
+
+  it('a full disk: every session still indexed in memory, the figures marked partial, the viewer working', async () => {
+    const name = `h-${++db}`;
+    IDBObjectStore.prototype.put = function () {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    } as IDBObjectStore['put'];
+    const { engine: e, out } = await loaded(name, files);
+    const st = await e.history.start();
+    expect(st).toMatchObject({ listed: out.list.length, indexed: out.list.length, ready: true, partial: true, bytesStored: 0 });
+    expect(e.history.status().notice).toMatch(/no room/);
+    expect(e.history.digests(0).rows.length).toBe(out.list.length);
+    const first = out.list[0].key;
+    expect((await e.open(first))?.turns).toBe(e.history.digest(first)?.turns);
+    expect((await e.chatIndex(first))?.rows.length).toBeGreaterThan(0);
+  });
+
+  it('an open preempts it: no session starts indexing while the open is in flight', async () => {
+    const name = `h-${++db}`;
+    const lane = new CountingLane();
+    let release!: () => void;
+    lane.gate = new Promise((r) => (release = r));
+    const { engine: e, out } = await loaded(name, files, lane);
+    const started = e.history.start();
+    await vi.waitFor(() => expect(lane.ran.length).toBe(2));
+    // Every session the index starts after the open was asked for starts once the opened one is built.
+    const target = out.list.at(-1)!.key;
+    const during: boolean[] = [];
+    lane.onStart = () => during.push(e.builtKeys().includes(target));
+    const open = e.open(target);
+    release();
+    lane.gate = null;
+    expect((await open)?.key).toBe(target);
+    const st = await started;
+    expect(st.ready).toBe(true);
+    expect(during.length).toBe(out.list.length - 2);
+    expect(during.every(Boolean)).toBe(true);
+  });
+
+  it('a followed folder: each append updates the session\'s digest and calls to what a full build of its bytes gives', async () => {
+    const { engine: e } = await engine(`h-${++db}`);
+    const file = files.find((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/'))!;
+    const bytes = new Uint8Array(await file.blob.arrayBuffer());
+    const ends: number[] = [];
+    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) ends.push(i + 1);
+    e.followStart(1);
+    let at = 0;
+    for (const to of [ends[Math.floor(ends.length / 2)], ends[Math.floor(ends.length / 2) + 1], bytes.length]) {
+      const out = e.followAppend(1, [{ path: file.path, bytes: bytes.subarray(at, to) }]);
+      at = to;
+      const key = out!.sessions[0].key;
+      const digest = e.history.digest(key)!;
+      const full = (await loadSessions([{ path: file.path, blob: new Blob([bytes.slice(0, to)]) }])).sessions[0];
+      expect(digest.turns).toBe(full.result.session.turns.length);
+      expect(digest).toEqual(digestOf(full, { key, project: digest.project, harness: 'claude-code', bytes: digest.bytes }));
+      const calls = await e.history.calls(0, 1e9);
+      expect(calls.calls).toEqual(billedCalls(full, { sessionKey: key, project: digest.project, harness: 'claude-code' }).map((c) => ({ ...c, sessionKey: key })));
+      expect(e.history.status()).toMatchObject({ listed: 1, indexed: 1, ready: true, calls: calls.total });
+    }
+  });
+
+  it('a session whose file cannot be read is counted and listed with the reason; foreign files are listed as not indexed', async () => {
+    const unreadable = files.find((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/'))!;
+    // The scan reads heads and tails (slices); the whole read fails, as a file moved since the drop does.
+    const broken = Object.assign(new File([await unreadable.blob.arrayBuffer()], 'x', { lastModified: 1 }), {
+      arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')),
+      stream: () => { throw new DOMException('gone', 'NotReadableError'); }
+    });
+    const given = [...files.filter((f) => f !== unreadable), { path: unreadable.path, blob: broken }, { path: 'projects/notes/readme.txt', blob: new File(['just notes'], 'readme.txt') }];
+    const { engine: e, out } = await loaded(`h-${++db}`, given);
+    const st = await e.history.start();
+    expect(st).toMatchObject({ listed: out.list.length, indexed: out.list.length - 1, failed: 1, ready: true });
+    const { sessions, files: notIndexed } = e.history.failures();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0].reason).toContain(unreadable.path);
+    expect(sessions[0].reason).toContain('NotReadableError');
+    expect(notIndexed.map((f) => f.path)).toContain('projects/notes/readme.txt');
+    expect(notIndexed.find((f) => f.path === 'projects/notes/readme.txt')?.reason).toBeTruthy();
+    expect(st.filesNotIndexed).toBe(notIndexed.length + 1);
+  });
+});

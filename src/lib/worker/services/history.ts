@@ -1,0 +1,299 @@
+// The history service: the background history index of the loaded tree (issue 21). Fed by the
+// catalog's listing or a full load's sessions (the root hands it a HistoryFeed: the catalog as
+// `Listing`, the sessions service's loaded entries), it reads every listed session once on a pool
+// of lanes (view/history/queue.ts over view/history/lane.ts, in search workers where they start:
+// worker/history-lanes.ts), keeps each one's entry (digest, billed calls, search index) in its
+// IndexedDB store (store/history-index.ts) and answers the page: status, digests for the list,
+// failures, reports over the calls. A re-dropped tree reads only sessions whose stored entry
+// misses (a changed file changes the listed key or the files' signature). An open or a search
+// preempts it (the root's foreground: no session is handed to a lane while the page waits). A
+// followed folder's rebuilt sessions (appended bytes only, ingest/live.ts) update their entries
+// here (live). A store that fails (full, blocked) leaves the index in memory,
+// the figures marked partial.
+import type { LoadedSession } from '../../ingest/types.ts';
+import type { HistoryStore } from '../../store/history-index.ts';
+import { entryOf } from '../../view/history/entry.ts';
+import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history/queue.ts';
+import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
+import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
+import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
+import type { Listing } from './types.ts';
+
+type Store = HistoryStore<SessionDigest, BilledCall>;
+export type HistoryStoreOpener = () => Promise<Store | null>;
+
+/** What the root hands the service: the catalog's listing and the loaded (full load, followed) sessions. */
+export interface HistoryFeed {
+  listing: Pick<Listing, 'sessions' | 'listedFiles' | 'onChange'> & { unused(): FileNotIndexed[] };
+  loaded(): ReadonlyMap<string, { loaded: LoadedSession }>;
+}
+
+/** What the list needs of an indexed session. */
+export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
+
+interface Indexed {
+  digest: SessionDigest;
+  calls: number;
+  bytes: number;
+}
+
+const WRITE_BATCH = 24; // entries written per store transaction
+export class HistoryService {
+  #openStore: () => Promise<Store | null>;
+  #store: Promise<Store | null> | null = null;
+  #lanes: () => HistoryLane[];
+  #queue: HistoryQueue | null = null;
+  #generation = 0;
+  #sources: HistorySource[] = [];
+  #notIndexed: FileNotIndexed[] = [];
+  #indexed = new Map<string, Indexed>();
+  /** Sessions in the order they were indexed (the page pages the digests from where it was). */
+  #order: string[] = [];
+  /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
+  #memory = new Map<string, HistoryEntry>();
+  #failed = new Map<string, HistoryFailure>();
+  #pending: { entry: HistoryEntry; sig: string; lastMs: number }[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #bytes = 0;
+  #read = 0;
+  #startedAt = 0;
+  #ms = 0;
+  #started = false;
+  #partial = false;
+  notice: string | null = null;
+
+  #feed: HistoryFeed | null;
+  #gate: QueueGate | null;
+  /** The feed changed (a new load, a replaced listing): the sources are taken again at start(). */
+  #stale = true;
+
+  /** Hears of each session's search index (history search keeps them: history-search.ts). */
+  #onSearch: (key: string, search: unknown) => void;
+
+  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate; onSearch?: (key: string, search: unknown) => void }) {
+    this.#openStore = opts.store;
+    this.#onSearch = opts.onSearch ?? (() => undefined);
+    this.#lanes = opts.lanes ?? (() => []);
+    this.#feed = opts.feed ?? null;
+    this.#gate = opts.foreground ?? null;
+    this.#feed?.listing.onChange(() => {
+      this.setSources([]);
+      this.#stale = true;
+    });
+  }
+
+  /** The feed's sessions now: the listing of a big drop, else the loaded sessions. */
+  #fromFeed(): void {
+    const feed = this.#feed;
+    if (!feed || !this.#stale) return;
+    this.#stale = false;
+    const listed = feed.listing.sessions();
+    if (listed.length) {
+      this.setSources(sourcesOfListing(listed, (s) => feed.listing.listedFiles(s)), feed.listing.unused());
+    } else {
+      this.setSources(sourcesOfLoaded([...feed.loaded().values()].map((e) => e.loaded)));
+    }
+  }
+
+  #db(): Promise<Store | null> {
+    this.#store ??= this.#openStore().catch(() => null);
+    return this.#store;
+  }
+
+  /** A new load's listing replaces the index's work (nothing is read until start()). */
+  setSources(sources: HistorySource[], notIndexed: FileNotIndexed[] = []): void {
+    this.#queue?.cancel();
+    this.#generation++;
+    this.#sources = sources;
+    this.#notIndexed = notIndexed;
+    this.#indexed = new Map();
+    this.#order = [];
+    this.#memory = new Map();
+    this.#failed = new Map();
+    this.#pending = [];
+    this.#bytes = 0;
+    this.#read = 0;
+    this.#ms = 0;
+    this.#started = false;
+  }
+
+  /** Indexes every listed session not already stored; resolves once all are indexed or failed. */
+  async start(): Promise<HistoryStatus> {
+    this.#fromFeed();
+    if (this.#started) return this.status();
+    this.#started = true;
+    const generation = this.#generation;
+    this.#startedAt = performance.now();
+    const store = await this.#db();
+    const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map<string, never>();
+    if (generation !== this.#generation) return this.status();
+    for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
+    this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
+    // Stored sessions' search indexes go to history search (read in chunks, before the rest is read).
+    const stored = [...heads.keys()];
+    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) {
+      for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
+    }
+    const todo = this.#sources.filter((s) => !heads.has(s.key));
+    const bySource = new Map(todo.map((s) => [s.key, s]));
+    const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
+    this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate);
+    if (items.length) await this.#queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    if (generation === this.#generation) {
+      this.#flush();
+      await this.#writing;
+      this.#ms = performance.now() - this.#startedAt;
+    }
+    return this.status();
+  }
+
+  #took(generation: number, source: HistorySource, r: HistoryResult): void {
+    if (generation !== this.#generation) return;
+    this.#read++;
+    if (!r.ok) {
+      this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
+      return;
+    }
+    this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
+    this.#memory.set(source.key, r.entry);
+    if (r.entry.search) this.#onSearch(source.key, r.entry.search);
+    const d = r.entry.digest;
+    this.#pending.push({ entry: r.entry, sig: source.sig, lastMs: d.endedAt ?? d.startedAt ?? 0 });
+    if (this.#pending.length >= WRITE_BATCH) this.#flush();
+  }
+
+  #add(key: string, x: Indexed): void {
+    if (!this.#indexed.has(key)) this.#order.push(key);
+    this.#indexed.set(key, x);
+  }
+
+  /** Writes what is pending, one transaction after another; a failed write keeps it in memory. */
+  #flush(): void {
+    const batch = this.#pending;
+    this.#pending = [];
+    if (!batch.length) return;
+    const generation = this.#generation;
+    this.#writing = this.#writing.then(async () => {
+      // After a failed write the rest stays in memory (a full disk does not empty while the page is open).
+      if (this.#partial) return;
+      const store = await this.#db();
+      const out = store ? await store.put(batch) : null;
+      if (generation !== this.#generation) return;
+      if (out?.ok) {
+        this.#bytes += out.bytes;
+        for (const { entry } of batch) this.#memory.delete(entry.key);
+        const sizes = out.sizes;
+        for (const { entry } of batch) {
+          const x = this.#indexed.get(entry.key);
+          if (x) x.bytes = sizes.get(entry.key) ?? 0;
+        }
+        return;
+      }
+      this.#partial = true;
+      const why = out && !out.ok && out.quota ? 'the browser has no room left for it' : `it could not be stored (${out && !out.ok ? out.message : 'no storage'})`;
+      this.notice = `History index: ${why}; its figures are partial (kept until the page is closed).`;
+    });
+  }
+
+  /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
+  cancel(): void {
+    this.#queue?.cancel();
+    this.#started = false;
+  }
+
+  status(): HistoryStatus {
+    const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0);
+    const listed = this.#sources.length;
+    const indexed = this.#indexed.size;
+    const failed = this.#failed.size;
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, notice: this.notice };
+  }
+
+  /** Digests for the list, in the order indexed, from `from` on. */
+  digests(from: number): { next: number; rows: HistoryDigestRow[] } {
+    const rows = this.#order.slice(Math.max(0, from)).flatMap((k) => {
+      const d = this.#indexed.get(k)?.digest;
+      return d ? [{ key: d.key, turns: d.turns, costUsd: d.costUsd, unpricedMessages: d.unpricedMessages, project: d.project, startedAt: d.startedAt, endedAt: d.endedAt }] : [];
+    });
+    return { next: this.#order.length, rows };
+  }
+
+  digest = (key: string): SessionDigest | null => this.#indexed.get(key)?.digest ?? null;
+
+  /** Sessions that could not be indexed, and the files the index holds none of, each with its reason. */
+  failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[] } {
+    return { sessions: [...this.#failed.values()], files: this.#notIndexed };
+  }
+
+  /** Billed calls [from, to) over every indexed session, in list order (for exports). */
+  async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
+    const counts = this.#sources.flatMap((s): [string, number][] => (this.#indexed.has(s.key) ? [[s.key, this.#indexed.get(s.key)!.calls]] : []));
+    const { total, wanted } = callPages(counts, from, to);
+    const stored = await this.#bodies(wanted.map((w) => w.key));
+    const calls = wanted.flatMap((w) => (stored.get(w.key) ?? []).slice(w.skip, w.take));
+    return { total, calls };
+  }
+
+  /** Every indexed session's billed calls (history usage reports run over them). */
+  async allCalls(): Promise<BilledCall[]> {
+    const keys = [...this.#indexed.keys()];
+    const bodies = await this.#bodies(keys);
+    return keys.flatMap((k) => bodies.get(k) ?? []);
+  }
+
+  async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
+    await this.#writing;
+    const out = new Map<string, BilledCall[]>();
+    const rest: string[] = [];
+    for (const k of keys) {
+      const m = this.#memory.get(k);
+      if (m) out.set(k, m.calls);
+      else rest.push(k);
+    }
+    const store = rest.length ? await this.#db() : null;
+    if (store) for (const [k, b] of await store.bodies(rest)) out.set(k, b.calls);
+    return out;
+  }
+
+  /** A followed folder changed: its changed sessions' entries from their rebuilt models (kept in memory: their files still grow). */
+  followed<T extends { changed: { key: string }[]; removed: string[] } | null>(out: T): T {
+    this.#stale = false;
+    if (out) this.live(liveSources(this.#feed?.loaded() ?? new Map(), out.changed.map((c) => c.key)), out.removed);
+    return out;
+  }
+
+  live(changed: LiveSource[], removed: string[] = []): void {
+    for (const key of removed) {
+      this.#indexed.delete(key);
+      this.#memory.delete(key);
+      this.#order = this.#order.filter((k) => k !== key);
+      this.#sources = this.#sources.filter((s) => s.key !== key);
+    }
+    for (const { loaded, listed } of changed) {
+      const entry = entryOf(loaded, { key: listed.key, project: listed.project, harness: listed.harness ?? 'claude-code' });
+      if (!this.#sources.some((s) => s.key === listed.key)) {
+        this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
+      }
+      this.#memory.set(listed.key, entry);
+      // Moved to the end of the order: the page pages digests from where it was, so it sees this one again.
+      this.#order = this.#order.filter((k) => k !== listed.key);
+      this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
+    }
+    this.#started = true;
+  }
+
+  /** What the store holds over every tree indexed in this browser (the start page's line). */
+  async stored(): Promise<{ sessions: number; bytes: number; partial: boolean }> {
+    const store = await this.#db();
+    const s = store ? await store.stats() : { sessions: 0, bytes: 0 };
+    return { ...s, partial: this.#partial || !store };
+  }
+
+  /** Forgets the whole stored index (the start page's Clear); what this page indexed stays until reload. */
+  async clear(): Promise<void> {
+    await this.#writing;
+    await (await this.#db())?.clear();
+    this.#bytes = 0;
+    for (const x of this.#indexed.values()) x.bytes = 0;
+  }
+}
