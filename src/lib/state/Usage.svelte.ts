@@ -9,7 +9,8 @@ import { engineClient } from './engine-client.ts';
 import { Throttle } from './throttle.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
-export type UsageTab = 'session' | 'project';
+/** 'history': the whole history's dashboard (state/HistoryUsage.svelte.ts). */
+export type UsageTab = 'session' | 'project' | 'history';
 
 /** While following a folder, the project's usage is fetched at most this often (see refresh). */
 const LIVE_PROJECT_USAGE_MS = 3000;

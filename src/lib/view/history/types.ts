@@ -129,6 +129,8 @@ export interface UsageQuery {
   project?: string;
   harness?: string;
   model?: string;
+  /** Each row also carries its cost by model or by project (stacked charts). */
+  split?: 'model' | 'project';
 }
 
 export interface UsageRow {
@@ -143,6 +145,11 @@ export interface UsageRow {
   costUsd: number;
   messages: number;
   unpricedMessages: number;
+  /** `query.split`: the row's cost by model or project. */
+  split?: Record<string, { costUsd: number; unpricedMessages: number }>;
+  /** by session: the listed session the row's first call was read from (to open it). */
+  sessionKey?: string;
+  project?: string;
 }
 
 export interface UsageReport {

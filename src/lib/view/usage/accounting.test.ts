@@ -139,3 +139,21 @@ describe('nested subagents', () => {
 		expect(Object.values(u.segments).reduce((n, x) => n + x.messages, 0)).toBe(3);
 	});
 });
+
+describe('sessionUsage counts rewound branches', () => {
+	it('adds the calls of an abandoned branch to the total and shows them apart (fixtures/history rewind case)', async () => {
+		const out = await loadSessions(dropFolder(resolve(import.meta.dirname, '../../../../fixtures/history/claude/projects/-work-rewind')));
+		const u = sessionUsage(out.sessions[0]);
+		expect(u.main).toMatchObject({ messages: 2, input: 165, output: 950 });
+		expect(u.offPath).toMatchObject({ messages: 2, input: 70, output: 1600 });
+		expect(u.total).toMatchObject({ messages: 4, input: 235, output: 2550 });
+		expect(u.total.costUsd).toBeCloseTo(u.main.costUsd + u.offPath.costUsd, 12);
+		expect(u.models['claude-opus-4-5-20251101'].messages).toBe(1); // only on the abandoned branch
+		expect(u.offPath.costUsd).toBeGreaterThan(0);
+	});
+
+	it('counts nothing apart when every call is on the path', async () => {
+		const u = sessionUsage(await loadFixture());
+		expect(u.offPath.messages).toBe(0);
+	});
+});

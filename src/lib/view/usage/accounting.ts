@@ -1,19 +1,19 @@
 // Session accounting: one pass over a session and its subagent transcripts that prices every API
-// call once and sums it every way the usage panel shows — per model, turn, segment, subagent,
-// tool and UTC day — plus the chart series (context at each call, cumulative cost) and the
+// call once (those on rewound branches too, summed apart as offPath) and sums it every way the
+// usage panel shows — per model, turn, segment, subagent, tool and UTC day — plus the chart series (context at each call, cumulative cost) and the
 // insight figures (wall time worked vs idle, tool failures, files touched, longest turns,
 // compactions). Pure data in, plain data out: the worker calls it, tests feed it fixtures.
 import { atomText, segmentsOf } from '../../model/index.ts';
 import type { Atom, ParseResult, Session, Turn } from '../../model/types.ts';
-import { addTokens, collectCalls, contextOf, totalOf, zeroTokens, type ApiCall } from './messages.ts';
-import { callCost, contextWindowOf, findModel, PRICES, type PriceTable } from './prices.ts';
+import { addTokens, collectCalls, contextOf, offPathCalls, totalOf, zeroTokens, type ApiCall } from './messages.ts';
+import { contextWindowOf, findModel, PRICES, pricedCost, type PriceTable } from './prices.ts';
 import type { Compaction, ContextPoint, ModelUsage, SegmentUsage, SessionUsage, SubagentUsage, Tally, ToolStat, TurnUsage } from './types.ts';
 
 /** What accounting needs of a loaded session (ingest's LoadedSession fits). */
 export interface UsageSource {
-	result: Pick<ParseResult, 'session'>;
-	children: Record<string, { toolUseId: string; agentType?: string | null; description?: string | null; result: Pick<ParseResult, 'session'> }>;
-	unattached?: { file: string; agentId: string | null; result: Pick<ParseResult, 'session'> }[];
+	result: Pick<ParseResult, 'session'> & Partial<Pick<ParseResult, 'offPath' | 'metadata'>>;
+	children: Record<string, { toolUseId: string; agentType?: string | null; description?: string | null; result: Pick<ParseResult, 'session'> & Partial<Pick<ParseResult, 'offPath' | 'metadata'>> }>;
+	unattached?: { file: string; agentId: string | null; result: Pick<ParseResult, 'session'> & Partial<Pick<ParseResult, 'offPath' | 'metadata'>> }[];
 }
 
 export interface UsageOptions {
@@ -47,9 +47,7 @@ function countCall(into: Tally, p: Priced): void {
 }
 
 function price(call: ApiCall, table: PriceTable): Priced {
-	const cost = callCost(call.model, call.ms, call, table);
-	// A call that used no tokens costs nothing whatever its model (Claude Code's `<synthetic>` notices).
-	return { call, cost: cost === null && totalOf(call) === 0 ? 0 : cost };
+	return { call, cost: pricedCost(call.model, call.ms, call, table) };
 }
 
 // A call with no usable time (some harnesses record none) counts under no day, never throws.
@@ -302,6 +300,16 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 		}
 	}
 
+	// Calls on lines that show no atom: a rewound branch, a cleared conversation (billed all the
+	// same). They count in the total, the models and days, and apart as offPath.
+	const offPath = zeroTally();
+	const results = [src.result, ...Object.values(src.children).map((c) => c.result), ...(src.unattached ?? []).map((u) => u.result)];
+	for (const call of offPathCalls(results.map((r) => ({ offPath: r.offPath ?? [], metadata: r.metadata ?? [] })), seen)) {
+		const p = price(call, table);
+		acc.call(p);
+		countCall(offPath, p);
+	}
+
 	for (const c of compactions) c.nextContext = mainPoints.find((p) => p.ms >= c.ms)?.tokens ?? null;
 	const longestTurns = [...turns].sort((a, b) => b.durationMs - a.durationMs).slice(0, top).map((t) => ({ ...t, gist: gistOf(session.turns[t.turnIndex]) }));
 	const mainModel = [...modelCounts].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -314,6 +322,7 @@ export function sessionUsage(src: UsageSource, opts: UsageOptions = {}): Session
 		priceSourceDate: table.sourceDate,
 		total: acc.total,
 		main,
+		offPath,
 		models: acc.models,
 		serviceTiers: acc.serviceTiers,
 		subagents,

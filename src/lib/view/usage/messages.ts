@@ -3,7 +3,8 @@
 // usage; a resumed session may replay lines it already holds. So a call is keyed by its
 // `message.id` (else the line's uuid), counted once, and its usage is the LAST line's (the one
 // carrying the final output count). The chat's per-turn token line uses the same rule.
-import type { Atom, Usage } from '../../model/types.ts';
+// offPathCalls adds the calls whose lines show no atom (a rewound branch was billed too).
+import type { Atom, LineCall, ParseResult, Usage } from '../../model/types.ts';
 
 /** Token counts of one API call (or a sum of calls). */
 export interface Tokens {
@@ -107,4 +108,29 @@ export function collectCalls(atoms: readonly Atom[], seen: Set<string> = new Set
 		for (const b of a.message!.content ?? []) if (b && b.type === 'tool_use' && typeof b.name === 'string') call.tools.push(b.name);
 	}
 	return out;
+}
+
+/**
+ * The API calls recorded only on lines that show no atom (a rewound or cleared branch, a skipped
+ * line), keyed like collectCalls (message.id, else the line's uuid) and skipping keys in `seen`; of
+ * several lines of one call the one with the most tokens (ccusage's rule, docs/usage-counting.md).
+ */
+export function offPathCalls(results: readonly Pick<ParseResult, 'offPath' | 'metadata'>[], seen: Set<string>): ApiCall[] {
+	const mine = new Map<string, ApiCall>();
+	const take = (l: { file: string; line: number; uuid?: string | null; call?: LineCall }) => {
+		const c = l.call;
+		if (!c) return;
+		const key = c.messageId ?? l.uuid ?? `${l.file}#${l.line}`;
+		if (seen.has(key)) return;
+		const t = tokensOf(c.usage);
+		const had = mine.get(key);
+		if (had && totalOf(had) >= totalOf(t)) return;
+		mine.set(key, { key, model: c.model ?? 'unknown', serviceTier: typeof c.usage.service_tier === 'string' ? c.usage.service_tier : null, ms: c.ms ?? 0, atomUuid: null, firstIndex: -1, tools: [], ...t });
+	};
+	for (const r of results) {
+		for (const l of r.offPath) take(l);
+		for (const l of r.metadata) take(l);
+	}
+	for (const k of mine.keys()) seen.add(k);
+	return [...mine.values()].sort((a, b) => a.ms - b.ms);
 }

@@ -60,12 +60,21 @@ export function findModel(model: string, table: PriceTable = PRICES): ModelEntry
 /** The model's context window in tokens, when the table knows it. */
 export const contextWindowOf = (model: string, table: PriceTable = PRICES): number | null => findModel(model, table)?.contextWindow ?? null;
 
+/** Start (epoch ms) of each dated price list of an entry, parsed once: history reports price
+ *  hundreds of thousands of calls. NaN: no start-date constraint. */
+const starts = new WeakMap<ModelEntry, number[]>();
+
 function pricesAt(entry: ModelEntry, ms: number): PriceSet {
 	if (!Array.isArray(entry.prices)) return entry.prices;
+	let from = starts.get(entry);
+	if (!from) {
+		from = entry.prices.map((p) => (p.constraint?.type === 'start_date' && p.constraint.start_date ? Date.parse(p.constraint.start_date) : p.constraint ? Infinity : NaN));
+		starts.set(entry, from);
+	}
 	for (let i = entry.prices.length - 1; i >= 0; i--) {
-		const p = entry.prices[i];
-		if (!p.constraint) return p.prices;
-		if (p.constraint.type === 'start_date' && p.constraint.start_date && ms >= Date.parse(p.constraint.start_date)) return p.prices;
+		const start = from[i];
+		// NaN: unconstrained (applies); Infinity: a constraint this table does not know (never).
+		if (start !== start || ms >= start) return entry.prices[i].prices;
 	}
 	return entry.prices[0].prices;
 }
@@ -91,4 +100,13 @@ export function callCost(model: string, ms: number, t: Tokens, table: PriceTable
 	const output = rate(p.output_mtok, totalInput) ?? 0;
 	const search = rate(p.web_searches_kcount, totalInput) ?? 0;
 	return (t.input * input + t.cacheRead * read + t.cacheWrite5m * write + t.cacheWrite1h * write1h + t.output * output) / 1e6 + (t.webSearches * search) / 1e3;
+}
+
+const totalTokens = (t: Tokens): number => t.input + t.output + t.cacheRead + t.cacheWrite;
+
+/** callCost, except that a call which used no tokens costs nothing whatever its model (Claude
+ *  Code's `<synthetic>` notices): null only when tokens were used at no known price. */
+export function pricedCost(model: string, ms: number, t: Tokens, table: PriceTable = PRICES): number | null {
+	const cost = callCost(model, ms, t, table);
+	return cost === null && totalTokens(t) === 0 ? 0 : cost;
 }

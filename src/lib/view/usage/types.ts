@@ -86,9 +86,11 @@ export interface ModelUsage extends Tally {
 export interface SessionUsage {
 	priceSource: string;
 	priceSourceDate: string;
-	/** Main transcript + every subagent. */
+	/** Main transcript + every subagent, rewound branches included. */
 	total: Tally;
 	main: Tally;
+	/** Of the total: calls on lines the chat does not show (rewound or cleared branches). */
+	offPath: Tally;
 	models: Record<string, ModelUsage>;
 	serviceTiers: Record<string, number>;
 	subagents: SubagentUsage[];

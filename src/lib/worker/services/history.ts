@@ -47,6 +47,8 @@ export class HistoryService {
   #sources: HistorySource[] = [];
   #notIndexed: FileNotIndexed[] = [];
   #indexed = new Map<string, Indexed>();
+  /** Bumped whenever the indexed calls change (history usage prepares them once per revision). */
+  revision = 0;
   /** Sessions in the order they were indexed (the page pages the digests from where it was). */
   #order: string[] = [];
   /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
@@ -107,6 +109,7 @@ export class HistoryService {
     this.#sources = sources;
     this.#notIndexed = notIndexed;
     this.#indexed = new Map();
+    this.revision++;
     this.#order = [];
     this.#memory = new Map();
     this.#failed = new Map();
@@ -163,6 +166,7 @@ export class HistoryService {
   }
 
   #add(key: string, x: Indexed): void {
+    this.revision++;
     if (!this.#indexed.has(key)) this.#order.push(key);
     this.#indexed.set(key, x);
   }
@@ -264,6 +268,7 @@ export class HistoryService {
 
   live(changed: LiveSource[], removed: string[] = []): void {
     for (const key of removed) {
+      this.revision++;
       this.#indexed.delete(key);
       this.#memory.delete(key);
       this.#order = this.#order.filter((k) => k !== key);
