@@ -68,9 +68,7 @@ export class HistoryService {
   #gate: QueueGate | null;
   /** The feed changed (a new load, a replaced listing): the sources are taken again at start(). */
   #stale = true;
-
-  /** Hears of each session's search index (history search keeps them: history-search.ts). */
-  #onSearch: (key: string, search: unknown) => void;
+  #onSearch: (key: string, search: unknown) => void; // each session's search index, to history search (history-search.ts)
 
   constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate; onSearch?: (key: string, search: unknown) => void }) {
     this.#openStore = opts.store;
@@ -134,9 +132,7 @@ export class HistoryService {
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
     // Stored sessions' search indexes go to history search (read in chunks, before the rest is read).
     const stored = [...heads.keys()];
-    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) {
-      for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
-    }
+    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
     const todo = this.#sources.filter((s) => !heads.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
