@@ -41,6 +41,7 @@
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|timeline|boot --port 4179] [-- --live-only] [-- --profile]
+//   (--history-only with --case projects: one drop, then the history-search lines only)
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated)
 //   (the port also comes from BENCH_PORT or PW_PORT)
@@ -65,6 +66,8 @@ const LIVE_ONLY = process.argv.includes('--live-only');
 // --profile (projects case): a CPU profile of each drop, the functions run in tasks over 50 ms
 // (the app is built unminified so their names read).
 const PROFILE = process.argv.includes('--profile');
+// --history-only (projects case): one drop, then only the history-search lines (historySearchCase).
+const HISTORY_ONLY = process.argv.includes('--history-only');
 const PROFILE_MS = arg('profile-ms', 50);
 const CASE = (() => {
   const i = process.argv.indexOf('--case');
@@ -262,6 +265,16 @@ async function markedBrowser() {
 async function projectsCase(base) {
   const { tree, totals } = generateProjects();
   const { browser, marker } = await markedBrowser();
+  if (HISTORY_ONLY) {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(base);
+    await page.evaluate(watchLoadInPage);
+    await dropFolder(page, tree);
+    await waitReady(page);
+    const historySearch = await historySearchCase(page, tree, marker, null);
+    await browser.close();
+    return { projectsTotals: totals, projectsRuns: 0, historySearch };
+  }
   // Each run drops the tree into a fresh context (no scan index yet), as a real folder drop.
   const drops = [];
   let page = null;
@@ -321,6 +334,7 @@ async function projectsCase(base) {
         const r = await window.__loupe.search('thread', { scope: 'loaded' });
         return { ms: performance.now() - t0, total: r.total };
       });
+      search.history = await historySearchCase(page, tree, marker, search.total);
     }
     drops.push({ ...tasks, scanMs: Math.round(scan.ms), stats, open, search });
   }
@@ -392,6 +406,7 @@ async function projectsCase(base) {
     projectsSearchMachineBusyS: +first.search.machineBusyS.toFixed(1),
     projectsSearchMachineIdleS: +first.search.machineIdleS.toFixed(1),
     projectsSearchBenchCpuS: +first.search.benchS.toFixed(1),
+    historySearch: first.search.history,
     // Every long task of each drop ([ms from the drop, duration]), to the 3 s after ready.
     projectsTasks: drops.map((d) => d.tasks),
     ...historyFields(hist, floorMs, totals),
@@ -436,6 +451,66 @@ async function historyCase(base) {
   const floorMs = await page.evaluate(folderFloorInPage);
   await browser.close();
   return { projectsTotals: totals, projectsFloorMs: Math.round(floorMs), ...historyFields(hist, floorMs, totals) };
+}
+
+/** Issue 23: history search over the dropped tree. Waits for the history index (issue 21, whose
+ *  lanes build each session's search index in the same pass), then times history-scoped queries from the page: a string that occurs
+ *  once (cut from one session's prompt), "parser" (its total against the scan's, when given), a
+ *  regex with a literal, one without; the longest main-thread task during them; the index's
+ *  share of the tree's bytes. */
+async function historySearchCase(page, tree, marker, scanParserTotal) {
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => { while (sampling) { peak = Math.max(peak, rendererPss(marker)); await new Promise((r) => setTimeout(r, 500)); } })();
+  const index = await page.evaluate(async () => {
+    const t0 = performance.now();
+    const s = await window.__loupe.historySearchIndex();
+    return { ...s, wallMs: performance.now() - t0 };
+  });
+  sampling = false;
+  await sampler;
+  const once = onceString(tree);
+  const run = (query, options = {}) =>
+    page.evaluate(async ([query, options]) => {
+      window.__longtasks = [];
+      const t0 = performance.now();
+      const r = await window.__loupe.search(query, { ...options, scope: 'history' });
+      const end = performance.now();
+      return { query, ms: end - t0, firstMs: r.firstMs, total: r.total, longest: Math.max(0, ...window.__longtasks.filter(([s]) => s >= t0).map(([, d]) => d)) };
+    }, [query, options]);
+  const queries = [];
+  for (const [q, o] of [[once, {}], ['parser', {}], ['timeout after \\d+ms', { regex: true }], ['rows\\d+ = parse\\(', { regex: true }], ['\\d{4}\\)', { regex: true }]]) {
+    await run(q, o); // the first run of each decodes what the lanes do not keep yet
+    queries.push(await run(q, o));
+  }
+  return { index, indexPeakPss: peak, queries, scanParserTotal };
+}
+
+/** A run of words from the middle of one session's first prompt: it occurs once in the tree. */
+function onceString(tree) {
+  const files = [];
+  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? e.name !== 'subagents' && walk(join(d, e.name)) : e.name.endsWith('.jsonl') && files.push(join(d, e.name)); };
+  walk(tree);
+  const file = files.sort()[Math.floor(files.length / 2)];
+  for (const line of readFileSync(file, 'utf8').split('\n').slice(0, 20)) {
+    const m = /[a-z ]{60,}/.exec(/"role":"user","content":"([^"]+)"/.exec(line)?.[1] ?? '');
+    if (m) return m[0].slice(5, 55).trim();
+  }
+  throw new Error(`no prompt text in ${file}`);
+}
+
+function printHistorySearch(h) {
+  if (!h) return;
+  const { index: ix, queries } = h;
+  console.log(`\nhistory search (issue 23): ${ix.indexed} of ${ix.listed} sessions have a search index, the history index ready in ${(ix.wallMs / 1000).toFixed(1)} s from the drop being ready; peak renderer PSS while it indexed ${Math.round(h.indexPeakPss / 1048576)} MB`);
+  console.log(`  index bytes ${(ix.indexBytes / 1e6).toFixed(1)} MB = ${((100 * ix.indexBytes) / ix.treeBytes).toFixed(1)} % of the tree's ${(ix.treeBytes / 1e9).toFixed(2)} GB (search's share of the history budget, ≤ 25 % with the rest)   ${verdict(ix.indexBytes <= 0.25 * ix.treeBytes)}`);
+  const [once, parser, regexLit, regexUsed, regexNone] = queries;
+  const longest = Math.round(Math.max(...queries.map((q) => q.longest)));
+  console.log(`  a string that occurs once ("${once.query}")   complete ${Math.round(once.ms)} ms, ${once.total} hit(s) (target ≤ 100)   ${verdict(once.ms <= 100)}`);
+  console.log(`  "parser"   first batch ${Math.round(parser.firstMs)} ms (target: first 100 hits ≤ 100)   ${verdict(parser.firstMs <= 100)}; complete ${Math.round(parser.ms)} ms, ${parser.total} hits (target ≤ 1000)   ${verdict(parser.ms <= 1000)}${h.scanParserTotal === null ? '' : `; the scan's total ${h.scanParserTotal}   ${verdict(h.scanParserTotal === parser.total)}`}`);
+  console.log(`  regex with a literal /${regexLit.query}/   ${Math.round(regexLit.ms)} ms, ${regexLit.total} hits (target ≤ 1000)   ${verdict(regexLit.ms <= 1000)}; /${regexUsed.query}/ ${Math.round(regexUsed.ms)} ms, ${regexUsed.total} hits   ${verdict(regexUsed.ms <= 1000)}`);
+  console.log(`  regex with no literal /${regexNone.query}/ (scans every session, and says so)   ${Math.round(regexNone.ms)} ms, ${regexNone.total} hits (informational)`);
+  console.log(`  longest main-thread task during these queries ${longest} ms (target ≤ 50)   ${verdict(longest <= 50)}`);
 }
 
 /** Runs in the page after a drop: polls window.__loupe.history() until ready; the time from the
@@ -529,6 +604,7 @@ async function historyAppend(page, base, tree) {
 }
 
 function printProjects(r) {
+  if (!r.projectsRuns) return printHistorySearch(r.historySearch);
   console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions, ${r.projectsTotals.projects} projects; ${r.projectsRuns} cold drops (real folder drops, CDP Input.dispatchDragEvent)`);
   console.log(`  worker reads every file + JSON.parse (floor) ${r.projectsFloorMs} ms`);
   console.log(`  drop → list + newest session ready   median ${r.projectsReadyMs} ms (${r.projectsReadyAllMs.join(', ')})   ratio ${r.projectsReadyRatio}× (target ≤ 0.5)   ${verdict(r.projectsReadyRatio <= 0.5)}`);
@@ -545,6 +621,7 @@ function printProjects(r) {
   console.log(`  … CPU time of the renderer: search ${r.projectsSearchCpuS} s, floor ${r.projectsFloorCpuS} s (ratio ${(r.projectsSearchCpuS / r.projectsFloorCpuS).toFixed(2)}; the search's wall time is this over the cores it gets)`);
   console.log(`  … a second query ("thread", ${r.projectsSearchAgainHits} hits) right after: ${r.projectsSearchAgainMs} ms (the lanes keep part of the text; informational)`);
   console.log(`  … CPU time of the whole machine: search ${r.projectsSearchMachineBusyS} s busy, ${r.projectsSearchMachineIdleS} s idle (this bench's own memory sampling ${r.projectsSearchBenchCpuS} s of the busy); floor ${r.projectsFloorMachineBusyS} s busy`);
+  printHistorySearch(r.historySearch);
   printHistory(r);
   if (r.projectsProfile) {
     console.log(`  --profile: tasks over ${PROFILE_MS} ms (ms from the drop), the functions sampled in them`);

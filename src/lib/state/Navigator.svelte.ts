@@ -12,6 +12,8 @@ export class Navigator {
   landedAtom = $state<string | null>(null);
   /** The open search's query, written next to the landing (`#q=`) so Back returns to a hit. */
   query: string | null = null;
+  /** Its scope when not the open session's (`#qs=`). */
+  queryScope: string | null = null;
   #scrollTo: ((index: number, atomUuid: string) => void) | null = null;
 
   private viewer: Viewer;
@@ -61,7 +63,7 @@ export class Navigator {
 
   #writeUrl(s: string, a: string, how: 'push' | 'replace'): void {
     const url = new URL(location.href);
-    url.hash = formatFragment({ s, a, q: this.query ?? undefined });
+    url.hash = formatFragment({ s, a, q: this.query ?? undefined, qs: (this.query && this.queryScope) || undefined });
     if (url.href === location.href) return;
     if (how === 'push') history.pushState(null, '', url);
     else history.replaceState(null, '', url);

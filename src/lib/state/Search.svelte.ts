@@ -5,6 +5,8 @@
 // holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
 import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
 import { projectOfSession, projectSessionKeys } from '../view/sessions/index.ts';
+import { historyKeys, NO_FACETS, type HistoryFacets } from '../view/search/history-facets.ts';
+import type { HistoryRunInfo } from '../view/search/run.ts';
 import { openCache, type SessionCache } from '../store/session-cache.ts';
 import type { SessionSummary } from '../worker/protocol.ts';
 import type { ChatUi } from './ChatUi.svelte.ts';
@@ -12,7 +14,8 @@ import { engineClient, proxied } from './engine-client.ts';
 import type { Navigator } from './Navigator.svelte.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
-export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached';
+export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached' | 'history';
+const SCOPES: readonly SearchScopeName[] = ['session', 'project', 'loaded', 'cached', 'history'];
 export type { FieldAuthor, FieldKind, SearchHit };
 
 export interface SearchFilters {
@@ -20,6 +23,8 @@ export interface SearchFilters {
   kinds: FieldKind[];
   /** Tool names, comma separated as typed. */
   tools: string;
+  /** Failed tool calls only. */
+  failedCalls: boolean;
 }
 
 /** What the chat should mark after a landing: the match text inside the landed atom's element. */
@@ -45,7 +50,11 @@ export class Search {
   query = $state('');
   options = $state<Required<SearchOptions>>({ caseSensitive: false, wholeWord: false, regex: false, ignoreDiacritics: false });
   scope = $state<SearchScopeName>('session');
-  filters = $state<SearchFilters>({ authors: [], kinds: [], tools: '' });
+  filters = $state<SearchFilters>({ authors: [], kinds: [], tools: '', failedCalls: false });
+  /** The history scope's facets over the session list (project, harness, dates). */
+  facets = $state<HistoryFacets>({ ...NO_FACETS });
+  /** History scope: how much of the history answered from its index (the line under the count). */
+  indexLine = $state<string | null>(null);
   hits = $state.raw<SearchHit[]>([]);
   total = $state(0);
   /** All matching fields beyond the hits listed. */
@@ -78,6 +87,7 @@ export class Search {
     const generation = ++this.#generation;
     const stale = () => generation !== this.#generation;
     this.nav.query = this.query.trim() ? this.query : null;
+    this.nav.queryScope = this.scope === 'session' ? null : this.scope;
     if (!this.query.trim()) {
       this.#reset();
       const { api } = await engineClient();
@@ -122,6 +132,7 @@ export class Search {
     this.total = out.total;
     this.truncated = out.truncated;
     this.ms = out.ms;
+    this.indexLine = out.history ? indexLine(out.history) : null;
   }
 
   /** The open session or the loaded set changed: a query scoped to them runs again. */
@@ -179,6 +190,11 @@ export class Search {
     void this.run();
   }
 
+  setFacets(f: Partial<HistoryFacets>): void {
+    this.facets = { ...this.facets, ...f };
+    void this.run();
+  }
+
   /** Moves to the next (+1) or previous (-1) hit and lands on it. */
   async step(dir: 1 | -1): Promise<void> {
     if (!this.hits.length) return;
@@ -204,11 +220,13 @@ export class Search {
     return ok;
   }
 
-  /** After Back / Forward (the Navigator has landed): follow the URL's query, reveal its hit. */
-  async followFragment(q: string | undefined, atom: string | undefined): Promise<void> {
-    if (q && q !== this.query) {
+  /** After Back / Forward (the Navigator has landed): follow the URL's query and scope, reveal its hit. */
+  async followFragment(q: string | undefined, atom: string | undefined, scope?: string): Promise<void> {
+    const named = SCOPES.find((s) => s === scope) ?? 'session';
+    if (q && (q !== this.query || named !== this.scope)) {
       this.open = true;
       this.query = q;
+      this.scope = named;
       await this.run();
     }
     const i = atom ? this.hits.findIndex((h) => h.atomUuid === atom) : -1;
@@ -246,13 +264,14 @@ export class Search {
       query: this.query,
       streamOnly: true,
       options: { ...this.options },
-      scope: { authors: [...this.filters.authors], kinds: [...this.filters.kinds], tools }
+      scope: { authors: [...this.filters.authors], kinds: [...this.filters.kinds], tools, failedCalls: this.filters.failedCalls }
     };
   }
 
   /** One query to the engine: loaded sessions directly, or every cached session through the cache. */
   async #call(generation: number, request: SearchRequest, scope: SearchScopeName, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
     const { api, inWorker } = await engineClient();
+    if (scope === 'history') return this.#history(generation, request, onBatch);
     if (scope !== 'cached') return api.search(generation, request, this.#keys(scope), onBatch);
     const cache = await this.#openCache();
     const cachedKeys = cache ? (await cache.list()).map((m) => m.key) : [];
@@ -264,6 +283,29 @@ export class Search {
     return api.searchCached(generation, request, keys, getFiles, onBatch);
   }
 
+  /** Starts the history index if it is not running, waits until it is ready, and says how much of
+   *  the listing has a search index (window.__loupe.historySearchIndex()). */
+  async historyReady() {
+    const { api } = await engineClient();
+    void api.historyStart();
+    for (let s = await api.historyStatus(); s.listed && !s.ready; s = await api.historyStatus()) await new Promise((r) => setTimeout(r, 100));
+    return api.historySearchStatus();
+  }
+
+  /** Every listed session (or those the facets pick, grouped by project, newest first), indexed
+   *  ones answering from the history search index, which goes on being built in the background. */
+  async #history(generation: number, request: SearchRequest, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
+    const { api } = await engineClient();
+    // The automation hook searches every listed session in list order (the scan's order); the
+    // field groups them and applies the facets.
+    const keys = onBatch ? historyKeys(this.viewer.list, this.facets) : [];
+    if (onBatch && !keys.length && this.viewer.list.length) {
+      const none = { ok: true as const, total: 0, hits: [], truncated: false, sessions: 0, ms: 0, firstMs: null, pooled: 0, pooledMs: 0 };
+      return none;
+    }
+    return api.search(generation, { ...request, history: true }, keys, onBatch);
+  }
+
   #openCache(): Promise<SessionCache | null> {
     this.#cache ??= openCache().catch(() => null);
     return this.#cache;
@@ -272,7 +314,7 @@ export class Search {
   /** Session keys for a scope ([] = every loaded session). */
   #keys(scope: SearchScopeName = this.scope): string[] {
     const v = this.viewer;
-    if (scope === 'loaded' || scope === 'cached') return [];
+    if (scope === 'loaded' || scope === 'cached' || scope === 'history') return [];
     if (!v.currentKey) return [];
     if (scope === 'session') return [v.currentKey];
     const project = this.#projectOf(v.current);
@@ -286,4 +328,12 @@ export class Search {
     const main = s.files.find((f) => f.kind === 'transcript') ?? s.files[0];
     return projectOfSession(s.key, this.viewer.list, main?.path ?? null);
   }
+}
+
+/** The line under a history search's count: how much of it the index answered. */
+export function indexLine(h: HistoryRunInfo): string {
+  const all = h.indexed + h.scanned;
+  const parts = [h.scanned ? `${h.indexed.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} sessions indexed; the rest searched by scan.` : `All ${all.toLocaleString('en-US')} sessions indexed.`];
+  if (h.scanAll) parts.push(h.scanAll);
+  return parts.join(' ');
 }

@@ -45,6 +45,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       cancelSearch: async (...a) => engine.cancelSearch(...a),
       prepareSearch: async (...a) => engine.prepareSearch(...a),
       searchCached: async (...a) => engine.searchCached(...a),
+      historySearchStatus: async () => engine.historySearch.status(),
       scanSecrets: (...a) => engine.scanSecrets(...a),
       exportText: (...a) => engine.exportText(...a),
       exportBlob: (...a) => engine.exportBlob(...a),

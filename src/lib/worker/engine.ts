@@ -5,15 +5,15 @@
 //   catalog   the current load (generation, abort), staging, the scan, the listing and its File handles
 //   loads     the load funnel: scan, then a full parse (small drop) or a listing (big drop); cached reopen
 //   sessions  the built sessions: full load, LRU, #build, prefetch, chat rows, persisted row index
-//   search    engine-thread search, the search pool, the text of sessions not built
+//   search    engine-thread search, the search pool, the text of sessions not built; history-scoped
+//             queries over `historySearch`, the search indexes the history entries carry
 //   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
 //   history   the background history index of every listed session (the page calls engine.history)
 // A service hears of a new load or a replaced listing through catalog.onChange (the sessions
 // service drops its LRU and restore, search clears its pool); opens and searches run as
 // `foreground` work, which a background service waits out (services/foreground.ts). To add a
 // service: construct it below with what it needs (catalog as `Listing`, sessions as
-// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts /
-// engine-client.ts).
+// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts / engine-client.ts).
 import type { SearchPool } from '../view/search/pool.ts';
 import type { SearchBatch, SearchRequest } from '../view/search/index.ts';
 import type { ExportFormat, OnExportProgress } from '../view/export/index.ts';
@@ -31,6 +31,7 @@ import { Follow } from './services/follow.ts';
 import { Foreground } from './services/foreground.ts';
 import { HistoryService, type HistoryStoreOpener } from './services/history.ts';
 import { startHistoryLanes } from './history-lanes.ts';
+import { HistorySearch } from './services/history-search.ts';
 
 export type { RowIndex } from './services/sessions.ts';
 
@@ -47,6 +48,7 @@ export class Engine {
   #exports: Exports;
   #follow: Follow;
   readonly history: HistoryService;
+  readonly historySearch: HistorySearch;
 
   /** `builtBudget`: source bytes of built sessions a scanned drop keeps (the open one always stays).
    *  `rowIndex`: opens the persisted row index (the worker shell passes store/row-index.ts).
@@ -55,15 +57,14 @@ export class Engine {
     const catalog = this.#catalog;
     this.#sessions = new Sessions(catalog, { builtBudget: opts.builtBudget, rowIndex: opts.rowIndex });
     this.#loads = new Loads(catalog, this.#sessions);
-    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)) });
+    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog)) });
     this.#usage = new Usage(this.#sessions);
     this.#exports = new Exports(this.#sessions);
     this.#follow = new Follow(catalog, this.#sessions);
-    this.history = new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: opts.historyLanes ?? startHistoryLanes, feed: { listing: catalog, loaded: () => this.#sessions.loadedEntries() }, foreground: this.#foreground });
+    this.history = new HistoryService({ store: opts.historyStore ?? (() => Promise.resolve(null)), lanes: opts.historyLanes ?? startHistoryLanes, feed: { listing: catalog, loaded: () => this.#sessions.loadedEntries() }, foreground: this.#foreground, onSearch: (k, s) => this.historySearch.put(k, s) });
   }
 
   // ── catalog and loads ────────────────────────────────────────────────────
-
   /** Hands over part of a big drop's files ahead of load(generation, { files: [], staged: true }). */
   stage(generation: number, files: InputFile[], known: StoredScan[] = []) {
     return this.#catalog.stage(generation, files, known);
@@ -90,7 +91,6 @@ export class Engine {
   }
 
   // ── built sessions ───────────────────────────────────────────────────────
-
   /** The compact row index of one session's chat (built once, kept). */
   chatIndex(key: string) {
     return this.#foreground.run(() => this.#sessions.chatIndex(key));
@@ -138,7 +138,6 @@ export class Engine {
   }
 
   // ── search ───────────────────────────────────────────────────────────────
-
   search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void) {
     return this.#foreground.run(() => this.#search.search(generation, request, keys, onBatch));
   }
@@ -156,7 +155,6 @@ export class Engine {
   }
 
   // ── usage, exports, following ────────────────────────────────────────────
-
   usage(key: string) {
     return this.#usage.usage(key);
   }

@@ -24,6 +24,7 @@ const api = {
   cancelSearch: engine.cancelSearch.bind(engine),
   prepareSearch: engine.prepareSearch.bind(engine),
   searchCached: engine.searchCached.bind(engine),
+  historySearchStatus: () => engine.historySearch.status(),
   scanSecrets: engine.scanSecrets.bind(engine),
   exportText: engine.exportText.bind(engine),
   exportBlob: engine.exportBlob.bind(engine),

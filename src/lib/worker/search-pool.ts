@@ -50,7 +50,7 @@ function workerLane(maxChars: number): SearchLane {
         // The files are read here, on the engine's thread, and their bytes moved to the lane: a
         // read's data arrives only while its thread is free, and a lane's thread is busy building.
         // (Not for a session the lane keeps the text of: a repeated query reads nothing.)
-        (job.kept ? Promise.resolve(job) : withBytes(job))
+        (job.kept || job.indexText ? Promise.resolve(job) : withBytes(job))
           .then((j) => api.run(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))))
           .then(resolve, reject)
           .finally(() => waiting.delete(reject));
@@ -75,14 +75,20 @@ async function withBytes(job: LaneJob): Promise<LaneJob> {
   return files ? { ...job, files } : job;
 }
 
-/** A source's `scan` (view/search/run.ts) that searches one session in the pool. */
-export function scanInPool(pool: SearchPool, request: SearchRequest, session: Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed'>) {
-  const size = session.files.reduce((n, f) => n + f.blob.size, 0);
+type PoolSession = Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed' | 'indexText'>;
+
+/** A source's `scan` (view/search/run.ts) that searches one session in the pool (from its history
+ *  search index's text when it has one: decoded, not built). */
+export function scanInPool(pool: SearchPool, request: SearchRequest, session: PoolSession) {
+  return (budget: () => number) =>
+    submitTo(pool, session, () => ({ query: request.query, options: request.options, scope: request.scope, ids: request.ids, maxHits: budget() })).then((r) => (r?.ok ? r : null));
+}
+
+function submitTo(pool: SearchPool, session: PoolSession, rest: () => Omit<LaneJob, 'generation' | keyof PoolSession>) {
+  const size = session.indexText?.byteLength ?? session.files.reduce((n, f) => n + f.blob.size, 0);
   // Only what picking needs crosses to the lane (a listing entry also carries its title and more).
   const { key, id, project, harness, files } = session.listed;
   const listed = { key, id, project, harness, files };
-  return (budget: () => number) =>
-    pool
-      .submit(session.cacheKey, size, () => ({ ...session, listed, query: request.query, options: request.options, scope: request.scope, ids: request.ids, maxHits: budget() }))
-      .then((r) => (r?.ok ? r : null));
+  // A session decoded from its index needs no files read.
+  return pool.submit(session.cacheKey, size, () => ({ ...session, files: session.indexText ? [] : session.files, listed, ...rest() }));
 }

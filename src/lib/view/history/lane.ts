@@ -5,7 +5,7 @@
 // where workers cannot start, the engine's own thread; both run indexSession.
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile } from '../../ingest/types.ts';
-import { entryOf } from './entry.ts';
+import { entryWithSearch } from './entry.ts';
 import type { HistoryEntry } from './types.ts';
 
 export interface HistoryJob {
@@ -43,7 +43,7 @@ export async function indexSession(job: HistoryJob): Promise<HistoryResult> {
   const loaded = await loadListed(job.listed, files);
   if (!loaded) return fail('no session could be built from its files');
   try {
-    return { ok: true, entry: entryOf(loaded, job.listed), ms: performance.now() - started };
+    return { ok: true, entry: await entryWithSearch(loaded, job.listed), ms: performance.now() - started };
   } catch (e) {
     return fail(`its digest failed: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -51,3 +51,12 @@ describe('formatFragment', () => {
 		);
 	});
 });
+
+describe('search scope in the fragment', () => {
+	it('qs round-trips after q, and a link without it parses as before', () => {
+		const hash = formatFragment({ s: 'k', a: 'u', q: 'timeout after', qs: 'history' });
+		expect(hash).toBe('#s=k&a=u&q=timeout%20after&qs=history');
+		expect(parseFragment(hash)).toEqual({ s: 'k', a: 'u', q: 'timeout after', qs: 'history' });
+		expect(parseFragment('#s=k&q=x')).toEqual({ s: 'k', q: 'x' });
+	});
+});

@@ -1,5 +1,6 @@
 // The URL fragment that names what is open: `#s=<session key>&a=<atom uuid>` (or `t=<turn id>`),
-// plus `q=<search query>` (a search run when the link opens) and `z=<share payload>` for a
+// plus `q=<search query>` (a search run when the link opens; `qs=<scope>` when it is not the
+// session's, e.g. `qs=history`) and `z=<share payload>` for a
 // session carried inside the link. Parsing is tolerant: unknown
 // keys, empty values, bad percent-escapes and over-long values are dropped, never thrown on.
 
@@ -12,11 +13,13 @@ export interface Fragment {
 	t?: string;
 	/** Search query. */
 	q?: string;
+	/** The search query's scope, when not the open session (`history`, `loaded`, …). */
+	qs?: string;
 	/** Share payload (see share.ts). */
 	z?: string;
 }
 
-const KEYS = ['s', 'a', 't', 'q', 'z'] as const;
+const KEYS = ['s', 'a', 't', 'q', 'qs', 'z'] as const;
 type Key = (typeof KEYS)[number];
 
 /** Longest accepted s / a / t value; z has its own limit in share.ts. */
@@ -55,7 +58,7 @@ function encode(v: string): string {
 	return encodeURIComponent(v).replace(/%3A/gi, ':').replace(/%40/gi, '@').replace(/%2F/gi, '/');
 }
 
-/** Formats a fragment in key order s, a, t, q, z; returns '' when nothing is set. */
+/** Formats a fragment in key order s, a, t, q, qs, z; returns '' when nothing is set. */
 export function formatFragment(f: Fragment): string {
 	const parts: string[] = [];
 	for (const key of KEYS) {

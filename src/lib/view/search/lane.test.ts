@@ -32,3 +32,23 @@ describe('readAhead', () => {
 		expect(await readAhead([{ path: 'gone.jsonl', blob: failing }])).toBeNull();
 	});
 });
+
+describe('a lane decoding sessions from their history search index', () => {
+	it('keeps decoded sessions while there is room, then keeps the ones it has (no eviction churn)', async () => {
+		const { buildSearchIndex } = await import('./history-index.ts');
+		const { LaneState } = await import('./lane.ts');
+		const field = (text: string) => ({ text, kind: 'reply' as const, author: 'claude' as const, tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false });
+		const lane = new LaneState(250);
+		const job = async (key: string) => {
+			const idx = await buildSearchIndex([field(`parser ${key} `.repeat(10))]);
+			return lane.run({ cacheKey: key, key, files: [], listed: { key, id: key, project: '', harness: 'claude-code', files: [] }, query: 'parser', maxHits: 5, generation: 0, indexText: idx.text });
+		};
+		const a = await job('a');
+		const b = await job('b');
+		const c = await job('c');
+		expect([a.counted, b.counted, c.counted]).toEqual([1, 1, 1]);
+		expect([a.cached, b.cached, c.cached]).toEqual([true, true, false]);
+		expect(c.evicted).toEqual([]);
+		expect(lane.cache.get('a')).toBeDefined();
+	});
+});

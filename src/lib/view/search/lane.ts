@@ -3,11 +3,13 @@
 // for a session it builds), then run the query over all of it and send back only the hits and
 // the count. A lane is a search worker (worker/search.worker.ts) or, where workers cannot start
 // (Node, tests), the engine's own thread; both run this function, so they find the same hits.
+// A session with a history search index is decoded from it instead of built (history-index.ts).
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile, LoadedSession } from '../../ingest/types.ts';
 import { buildChatRows } from '../chat/index.ts';
-import { SessionTextCache } from './cache.ts';
+import { SessionTextCache, textChars } from './cache.ts';
 import { fieldsOfRows, type SearchField } from './fields.ts';
+import { fieldsOfIndexText } from './history-index.ts';
 import { compileQuery, type Matcher, type SearchOptions } from './query.ts';
 import { scanFields, type SearchHit, type SearchScope } from './scan.ts';
 
@@ -30,6 +32,8 @@ export interface LaneJob {
 	generation: number;
 	/** The pool sends this session to the lane that reported keeping its text: nothing to read ahead. */
 	kept?: boolean;
+	/** The session's indexed fields (SessionSearchIndex.text): decoded instead of building the session. */
+	indexText?: Uint8Array;
 }
 
 export interface LaneResult {
@@ -79,7 +83,7 @@ export class LaneState {
 		// The job's files are read now, while the job before it builds (the pool sends a lane its next
 		// job early for this), unless they came read already (a worker lane's files are read on the
 		// engine's thread: search-pool.ts). The lane's thread then never waits on a read.
-		const read = job.generation < this.#skipBefore || this.cache.get(job.cacheKey) ? null : readAhead(job.files);
+		const read = job.generation < this.#skipBefore || this.cache.get(job.cacheKey) || job.indexText ? null : readAhead(job.files);
 		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job, read)));
 		this.#tail = done.catch(() => undefined);
 		return done;
@@ -103,9 +107,13 @@ export class LaneState {
 		const matcher = this.#matcher(job);
 		let text = this.cache.get(job.cacheKey);
 		if (!text) {
-			const loaded = await loadListed(job.listed, (await read) ?? job.files).catch(() => null);
-			if (!loaded) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
-			text = this.cache.set(job.cacheKey, fieldsOfLoaded(loaded));
+			const fields = job.indexText ? await fieldsOfIndexText(job.indexText).catch(() => null) : await loadListed(job.listed, (await read) ?? job.files).then((l) => (l ? fieldsOfLoaded(l) : null), () => null);
+			if (!fields) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
+			// A session decoded from its index is kept only while there is room: a history query goes
+			// through every session in the same order, and evicting the oldest for each would leave
+			// nothing kept by the next query (an LRU under a sequential scan). Its text is cheap to
+			// decode again; a session built from its files is kept as before (it is costly to build).
+			text = job.indexText && this.cache.chars + textChars(fields) > this.cache.maxChars ? { fields, folded: [], chars: 0 } : this.cache.set(job.cacheKey, fields);
 		}
 		// A query that does not compile never reaches a lane (the run reports it first).
 		const ids = job.ids ? [] : undefined;

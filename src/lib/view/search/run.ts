@@ -23,6 +23,19 @@ export interface SearchRequest {
 	 *  hook's answer): ids cost a string each, where a hit with its snippet costs far more to make
 	 *  and to copy between threads. */
 	ids?: boolean;
+	/** History scope: sessions with a history search index answer from it (history-query.ts). */
+	history?: boolean;
+}
+
+/** How a history-scoped search was answered (the line under its results). */
+export interface HistoryRunInfo {
+	/** Sessions answered from their index (filtered), and how many of those were candidates. */
+	indexed: number;
+	candidates: number;
+	/** Sessions with no index yet (searched by the scan). */
+	scanned: number;
+	/** Why every session was searched (no trigram to filter on), else null. */
+	scanAll: string | null;
 }
 
 /** The atoms of every matching field of one session, in reading order. */
@@ -61,7 +74,7 @@ export interface SearchBatch {
 }
 
 export type SearchOutcome =
-	| { ok: true; total: number; hits: SearchHit[]; /** With request.ids, per session that matched. */ ids?: SessionIds[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number }
+	| { ok: true; total: number; hits: SearchHit[]; /** With request.ids, per session that matched. */ ids?: SessionIds[]; truncated: boolean; sessions: number; ms: number; firstMs: number | null; /** Sessions searched elsewhere (by the search workers), and the time spent on them there (summed: over the wall time, how many ran at once). */ pooled: number; pooledMs: number; /** History scope: how it was answered. */ history?: HistoryRunInfo }
 	| { ok: false; cancelled: boolean; error: string };
 
 export interface RunHooks {

@@ -14,6 +14,8 @@ export interface SearchScope {
 	kinds?: FieldKind[];
 	/** Tool names, compared case-insensitively. */
 	tools?: string[];
+	/** Failed tool calls only (their output, an `error` field with a tool). */
+	failedCalls?: boolean;
 }
 
 export interface Snippet {
@@ -52,6 +54,7 @@ export function inScope(f: SearchField, scope: SearchScope | undefined): boolean
 	if (!scope) return true;
 	if (scope.authors?.length && !scope.authors.includes(f.author)) return false;
 	if (scope.kinds?.length && !scope.kinds.includes(f.kind)) return false;
+	if (scope.failedCalls && !(f.kind === 'error' && f.tool)) return false;
 	if (scope.tools?.length) {
 		if (!f.tool) return false;
 		const t = f.tool.toLowerCase();

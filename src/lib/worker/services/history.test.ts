@@ -96,6 +96,13 @@ describe('history service', () => {
     expect(st2).toMatchObject({ listed: status.listed, indexed: status.indexed, ready: true, bytesStored: status.bytesStored, calls: status.calls });
     expect((await again.engine.history.calls(0, status.calls)).calls).toEqual(all.calls);
     expect(again.engine.history.digests(0).rows.map((r) => [r.key, r.turns, r.costUsd]).sort()).toEqual(rows.map((r) => [r.key, r.turns, r.costUsd]).sort());
+    // Each entry carries its session's search index, to history search, from the store too.
+    expect(e.historySearch.status().indexed).toBe(out.list.length);
+    expect(again.engine.historySearch.status().indexed).toBe(out.list.length);
+    const req = { query: 'parser', ids: true };
+    const [scan, fromIndex] = [await again.engine.search(1, req, []), await again.engine.search(2, { ...req, history: true }, [])];
+    expect(fromIndex.ok && fromIndex.history).toMatchObject({ indexed: out.list.length, scanned: 0 });
+    expect(fromIndex.ok && scan.ok && [fromIndex.total, fromIndex.ids]).toEqual(scan.ok && [scan.total, scan.ids]);
   });
 
   it('after an append, a truncation and a deleted file, re-reads only the sessions they changed', async () => {

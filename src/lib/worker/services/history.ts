@@ -68,9 +68,11 @@ export class HistoryService {
   #gate: QueueGate | null;
   /** The feed changed (a new load, a replaced listing): the sources are taken again at start(). */
   #stale = true;
+  #onSearch: (key: string, search: unknown) => void; // each session's search index, to history search (history-search.ts)
 
-  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate }) {
+  constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate; onSearch?: (key: string, search: unknown) => void }) {
     this.#openStore = opts.store;
+    this.#onSearch = opts.onSearch ?? (() => undefined);
     this.#lanes = opts.lanes ?? (() => []);
     this.#feed = opts.feed ?? null;
     this.#gate = opts.foreground ?? null;
@@ -128,6 +130,9 @@ export class HistoryService {
     if (generation !== this.#generation) return this.status();
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
+    // Stored sessions' search indexes go to history search (read in chunks, before the rest is read).
+    const stored = [...heads.keys()];
+    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
     const todo = this.#sources.filter((s) => !heads.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
@@ -155,6 +160,7 @@ export class HistoryService {
     }
     this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
     this.#memory.set(source.key, r.entry);
+    if (r.entry.search) this.#onSearch(source.key, r.entry.search);
     const d = r.entry.digest;
     this.#pending.push({ entry: r.entry, sig: source.sig, lastMs: d.endedAt ?? d.startedAt ?? 0 });
     if (this.#pending.length >= WRITE_BATCH) this.#flush();

@@ -2,14 +2,21 @@
 // builds a big drop's listed sessions side by side, the cached text of sessions that are not
 // built, and the search generation (a newer search, or cancelSearch, stops the one in flight
 // between slices and aborts its parsing). Built sessions' text comes from `SessionSource`
-// (sessions.ts); listed ones from `Listing` (catalog.ts), whose changes clear the pool.
+// (sessions.ts); listed ones from `Listing` (catalog.ts), whose changes clear the pool. A history-
+// scoped query goes through the history search indexes (history-search.ts): a session its
+// filter rules out is skipped, an indexed one is decoded from its index instead of built.
 import { loadSessions } from '../../ingest/load-files.ts';
 import { runSearch, SessionTextCache, textChars, type SearchBatch, type SearchOutcome, type SearchRequest } from '../../view/search/index.ts';
 import { fieldsOfLoaded } from '../../view/search/lane.ts';
+import { fieldsOfIndexText, type SessionSearchIndex } from '../../view/search/history-index.ts';
+import type { HistorySearch } from './history-search.ts';
 import type { SearchPool } from '../../view/search/pool.ts';
 import type { InputFile } from '../protocol.ts';
 import { scanInPool } from '../search-pool.ts';
 import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
+
+/** The history search indexes as the search sees them (history-search.ts). */
+type HistoryIndexes = Pick<HistorySearch, 'sources'>;
 
 export class Search {
   #catalog: Listing;
@@ -22,9 +29,12 @@ export class Search {
   #pool: SearchPool | null | undefined;
   #startPool: () => SearchPool | null;
 
-  constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null }) {
+  #history: HistoryIndexes;
+
+  constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null; history: HistoryIndexes }) {
     this.#catalog = catalog;
     this.#sessions = sessions;
+    this.#history = opts.history;
     this.#cachedSearch = new SessionTextCache(opts.cachedChars);
     this.#startPool = opts.startPool;
     // The pool's kept texts belong to the listing they were built from.
@@ -41,21 +51,27 @@ export class Search {
     const signal = this.#newSearch(generation);
     const sessions = this.#sessions;
     const known = sessions.knownKeys();
-    // Built sessions first (their text is ready), then listed ones, parsed on the way.
-    const picked = (keys.length ? keys.filter((k) => known.includes(k)) : known).sort((a, b) => Number(!sessions.isBuilt(a)) - Number(!sessions.isBuilt(b)));
+    // Built sessions first (their text is ready), then listed ones, parsed on the way; a history
+    // query over given keys keeps their order (the field groups them by project, newest first).
+    const given = keys.length ? keys.filter((k) => known.includes(k)) : known;
+    const picked = request.history && keys.length ? given : given.sort((a, b) => Number(!sessions.isBuilt(a)) - Number(!sessions.isBuilt(b)));
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
     if (this.#pool === undefined && picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.#pool = this.#startPool();
     const pool = this.#pool ?? null;
-    const lane = (key: string) => {
+    const lane = (key: string, indexText?: Uint8Array) => {
       const listed = this.#catalog.listed(key);
       if (!pool || !listed || sessions.isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
-      return scanInPool(pool, request, { cacheKey: `${this.#catalog.generation}:${key}`, key, files: this.#catalog.listedFiles(listed), listed });
+      return scanInPool(pool, request, { cacheKey: `${this.#catalog.generation}:${key}`, key, files: this.#catalog.listedFiles(listed), listed, indexText });
     };
-    return runSearch(
-      request,
-      picked.map((key) => ({ key, fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) })),
-      { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch }
-    );
+    const scanSource = (key: string) => ({ key, fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) });
+    const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
+    if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
+    // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
+    const fromIndex = (key: string, index: SessionSearchIndex) =>
+      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index.text) };
+    const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
+    const out = await runSearch(request, sources, hooks);
+    return out.ok ? { ...out, history: info } : out;
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */

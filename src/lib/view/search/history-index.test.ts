@@ -1,0 +1,113 @@
+// The history index must never rule out a session the scan would find: its fold key has to map
+// every pair of code points V8's `iu` RegExp treats as equal to one key (checked here for every
+// cased code point against the engine itself), its filter has to hold every trigram of the text
+// it was built from, and its stored fields have to come back exactly as they went in.
+import { describe, expect, it } from 'vitest';
+import type { SearchField } from './fields.ts';
+import { buildFilter, buildSearchIndex, filterHas, foldKey, gramsOf, indexBytes, indexFields, isSearchIndex, textGrams } from './history-index.ts';
+import { escapeRegex, foldDiacritics } from './query.ts';
+
+/** Every code point (no surrogates) that has a case mapping. */
+function casedCodePoints(): number[] {
+	const out: number[] = [];
+	for (let cp = 0; cp <= 0x10ffff; cp++) {
+		if (cp >= 0xd800 && cp <= 0xdfff) continue;
+		const c = String.fromCodePoint(cp);
+		if (c.toLowerCase() !== c || c.toUpperCase() !== c) out.push(cp);
+	}
+	return out;
+}
+
+describe('foldKey', () => {
+	it('gives one key to every code point an `iu` RegExp matches with another (all of Unicode)', () => {
+		const cased = casedCodePoints();
+		expect(cased.length).toBeGreaterThan(2500);
+		const universe = cased.map((cp) => String.fromCodePoint(cp)).join('\n');
+		const bad: string[] = [];
+		for (const cp of cased) {
+			const c = String.fromCodePoint(cp);
+			const re = new RegExp(escapeRegex(c), 'giu');
+			for (const m of universe.matchAll(re)) {
+				if (foldKey(m[0]) !== foldKey(c)) bad.push(`U+${cp.toString(16)} ~ U+${m[0].codePointAt(0)!.toString(16)}`);
+			}
+		}
+		expect(bad).toEqual([]);
+	});
+
+	it('folds the cases the matcher folds: ſ, the Kelvin sign, final sigma, accents, ASCII', () => {
+		expect(foldKey('ſ')).toBe(foldKey('S'));
+		expect(foldKey('\u212a')).toBe('k');
+		expect(foldKey('ς')).toBe(foldKey('Σ'));
+		expect(foldKey('Café NAÏVE')).toBe('cafe naive');
+		expect(foldKey('数据')).toBe('数据');
+		expect(foldKey('a😀B')).toBe('a😀b');
+	});
+
+	it('a literal the diacritic-folding matcher finds in a text has its trigrams in that text’s filter', () => {
+		for (const text of ['cafe\u0301 au lait', 'Ångström unit', 'aͅbc ΐxy', '한국어 텍스트', 'ﬁle ﬅop', 'ǅemal ǈubljana']) {
+			const filter = buildFilter(textGrams(text, new Set()));
+			const folded = foldDiacritics(text);
+			for (let i = 0; i + 3 <= folded.length; i++) {
+				const literal = folded.slice(i, i + 3);
+				expect(new RegExp(escapeRegex(literal), 'iu').test(folded)).toBe(true);
+				expect(filterHas(filter, [...gramsOf(foldKey(literal), new Set())]), `${text}: ${literal}`).toBe(true);
+			}
+			for (let i = 0; i + 3 <= text.length; i++) expect(filterHas(filter, [...gramsOf(foldKey(text.slice(i, i + 3)), new Set())])).toBe(true);
+		}
+	});
+});
+
+describe('trigram filter', () => {
+	it('holds every trigram of its text and rules out most others', () => {
+		const text = foldKey('the parser reads each line of the transcript; 数据 café → ✓');
+		const grams = gramsOf(text, new Set());
+		const f = buildFilter(grams);
+		expect(filterHas(f, [...grams])).toBe(true);
+		let rng = 7;
+		let hits = 0;
+		const probes = 2000;
+		for (let i = 0; i < probes; i++) {
+			rng = (rng * 1103515245 + 12345) % 2 ** 31;
+			const other = gramsOf(`zq${String.fromCharCode(0x4e00 + (rng % 5000))}`, new Set());
+			if (filterHas(f, [...other])) hits++;
+		}
+		// 8 bits per trigram, 5 probes: about 2 % false positives.
+		expect(hits / probes).toBeLessThan(0.06);
+	});
+});
+
+describe('buildSearchIndex', () => {
+	const field = (text: string, extra: Partial<SearchField> = {}): SearchField => ({
+		text,
+		kind: 'reply',
+		author: 'claude',
+		tool: null,
+		atomUuid: 'a1',
+		row: 3,
+		turnIndex: 1,
+		ms: 1700000000000,
+		opens: [{ key: 'g1', defaultOpen: false }],
+		subagent: ['Explore the parser'],
+		rewound: false,
+		...extra
+	});
+
+	it('stores the fields exactly, and is smaller than the text for prose', async () => {
+		const prose = Array.from({ length: 400 }, (_, i) => `the parser reads line ${i} of the transcript`).join('\n');
+		const fields = [field(prose), field('数据 naïve <script>alert(1)</script>', { kind: 'tool-output', tool: 'Bash', ms: null, opens: [], subagent: [] })];
+		const idx = await buildSearchIndex(fields);
+		expect(isSearchIndex(idx)).toBe(true);
+		expect(structuredClone(idx)).toEqual(idx);
+		expect(await indexFields(idx)).toEqual(fields);
+		expect(idx).toMatchObject({ fields: 2, chars: prose.length + fields[1].text.length });
+		expect(indexBytes(idx)).toBeLessThan(prose.length / 4);
+		expect(filterHas(idx.filter, [...gramsOf(foldKey('NAÏVE'), new Set())])).toBe(true);
+	});
+
+	it('an index of another version, or not an index, is not read', async () => {
+		const idx = await buildSearchIndex([field('x')]);
+		expect(isSearchIndex({ ...idx, v: idx.v + 1 })).toBe(false);
+		expect(isSearchIndex(null)).toBe(false);
+		expect(isSearchIndex({ v: idx.v })).toBe(false);
+	});
+});

@@ -1,0 +1,80 @@
+// History scope through the engine: a big drop's listed sessions get their search index built by
+// the history index service (its lanes, with each session's digest), and a history-scoped query returns exactly what the scan over every listed
+// session returns, before indexing (all by scan), part-way (indexed ones from the index, the rest
+// by scan) and after (every session from its index, most ruled out by their filters for a rare
+// string). Lanes run in-process (Node has no nested workers), and with no pool at all.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesUnder } from '../../../scripts/lib/files.ts';
+import { LocalLane } from '../view/search/lane.ts';
+import { SearchPool } from '../view/search/pool.ts';
+import type { SearchOutcome, SearchRequest } from '../view/search/run.ts';
+import { Engine } from './engine.ts';
+
+let root = '';
+let files: { path: string; blob: Blob }[] = [];
+
+beforeAll(() => {
+	root = mkdtempSync(join(tmpdir(), 'loupe-history-engine-'));
+	const tree = join(root, 'projects');
+	execFileSync('node', [join(__dirname, '../../../../shared/bench/gen-project.mjs'), '--mb', '1', '--sessions', '26', '--projects', '2', '--seed', '5', '--out', tree]);
+	files = filesUnder(tree).map((p) => ({ path: relative(root, p), blob: new Blob([readFileSync(p)]) }));
+});
+
+afterAll(() => {
+	if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const strip = (r: SearchOutcome) => (r.ok ? { total: r.total, hits: r.hits, ids: r.ids, truncated: r.truncated, sessions: r.sessions } : r);
+
+async function loaded(pool: boolean) {
+	const e = new Engine({ searchPool: () => (pool ? new SearchPool([new LocalLane(20_000_000), new LocalLane(20_000_000)], () => new LocalLane(1_000_000)) : null) });
+	const out = await e.load(1, { files });
+	if (!out.ok || !out.scanned) throw new Error('expected a listed (scanned) drop');
+	return e;
+}
+
+describe.each([true, false])('history scope (pool: %s)', (pool) => {
+	it('answers what the scan answers, before, during and after indexing', async () => {
+		const e = await loaded(pool);
+		const queries: SearchRequest[] = [
+			{ query: 'parser', ids: true, maxHits: 50 },
+			{ query: 'CAFÉ', options: { ignoreDiacritics: true }, ids: true },
+			{ query: 'rows\\d+ = walk', options: { regex: true }, ids: true },
+			{ query: '\\d{4}\\)', options: { regex: true }, ids: true, maxHits: 10 }
+		];
+		let gen = 1;
+		const scan = [];
+		for (const q of queries) scan.push(await e.search(gen++, q, []));
+		expect(scan.every((r) => r.ok && r.total > 0)).toBe(true);
+		const before = await e.search(gen++, { ...queries[0], history: true }, []);
+		expect(strip(before)).toEqual(strip(scan[0]));
+		expect(before.ok && before.history).toMatchObject({ indexed: 0, scanned: 26 });
+
+		// Part-way: a search while the history service indexes (indexed sessions from their index, the rest scanned).
+		const indexing = e.history.start();
+		await new Promise((r) => setTimeout(r, 30));
+		const during = await e.search(gen++, { ...queries[1], history: true }, []);
+		expect(strip(during)).toEqual(strip(scan[1]));
+		expect((await indexing).ready).toBe(true);
+		const status = e.historySearch.status();
+		expect(status).toMatchObject({ listed: 26, indexed: 26 });
+		expect(status.indexBytes).toBeGreaterThan(0);
+		expect(status.indexBytes / status.treeBytes).toBeLessThan(0.25);
+
+		for (let i = 0; i < queries.length; i++) {
+			const r = await e.search(gen++, { ...queries[i], history: true }, []);
+			expect(strip(r), queries[i].query).toEqual(strip(scan[i]));
+			expect(r.ok && r.history).toMatchObject({ indexed: 26, scanned: 0 });
+		}
+		// A phrase from one session's text: the filters rule the others out.
+		const rare = scan[0].ok ? scan[0].hits[0].snippet.text.replace(/^…/, '').slice(0, 60) : '';
+		const rareScan = await e.search(gen++, { query: rare, ids: true }, []);
+		const rareIndex = await e.search(gen++, { query: rare, ids: true, history: true }, []);
+		expect(strip(rareIndex)).toEqual(strip(rareScan));
+		expect(rareIndex.ok && rareIndex.history!.candidates).toBeLessThan(5);
+	});
+});

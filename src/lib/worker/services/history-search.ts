@@ -1,0 +1,83 @@
+// History search on the engine's side: the search index of every listed session of a big drop
+// (view/search/history-index.ts), kept here in memory (filter and deflated fields: a few % of the
+// tree's bytes), and the sources a history-scoped query runs over (view/search/history-query.ts).
+// The history index service (history.ts) builds each session's index in its lanes, in the same
+// pass as its digest (view/history/entry.ts), and hands it over through put(), also for entries
+// read back from its store; a replaced listing drops them all.
+// An indexed session answers from its index (ruled out by its filter, or decoded in a lane instead
+// of built); the rest are searched as the scan searches them, so the answer is the scan's.
+import type { ScannedSession } from '../../ingest/scan.ts';
+import { indexBytes, isSearchIndex, type SessionSearchIndex } from '../../view/search/history-index.ts';
+import { historySources, planQuery } from '../../view/search/history-query.ts';
+import type { HistoryRunInfo, SearchRequest, SearchSource } from '../../view/search/run.ts';
+import type { Listing } from './types.ts';
+
+/** How much of the listing has a search index (`window.__loupe.historySearchStatus()`). */
+export interface HistorySearchStatus {
+	listed: number;
+	indexed: number;
+	/** Bytes of the indexes (filters and deflated fields) and of the listed sessions' files. */
+	indexBytes: number;
+	treeBytes: number;
+	/** Characters of searchable text indexed. */
+	chars: number;
+}
+
+export class HistorySearch {
+	#catalog: Listing;
+	#indexes = new Map<string, SessionSearchIndex>();
+
+	constructor(catalog: Listing) {
+		this.#catalog = catalog;
+		// A replaced listing takes its sessions' indexes with it (a re-drop builds them again).
+		catalog.onChange((change) => {
+			if (change === 'listing') this.#indexes.clear();
+		});
+	}
+
+	/** A session's index from elsewhere (the history service's stored entry); a stale one is ignored. */
+	put(key: string, index: unknown): void {
+		if (isSearchIndex(index)) this.#indexes.set(key, index);
+	}
+
+	get(key: string): SessionSearchIndex | undefined {
+		return this.#indexes.get(key);
+	}
+
+	status(): HistorySearchStatus {
+		const listedSessions = this.#catalog.sessions();
+		let bytes = 0;
+		let chars = 0;
+		let treeBytes = 0;
+		let indexed = 0;
+		for (const s of listedSessions) {
+			treeBytes += s.bytes;
+			const idx = this.#indexes.get(s.key);
+			if (!idx) continue;
+			indexed++;
+			bytes += indexBytes(idx);
+			chars += idx.chars;
+		}
+		const listed = listedSessions.length;
+		return { listed, indexed, indexBytes: bytes, treeBytes, chars };
+	}
+
+	/** The sources of a history-scoped query over `keys` (in the scan's order): an indexed session
+	 *  its filter rules out searches nothing; an indexed candidate is decoded from its index
+	 *  (`fromIndex`) unless the caller has its text already; the rest are the scan's sources. */
+	sources(
+		request: SearchRequest,
+		keys: readonly string[],
+		scanSource: (key: string) => SearchSource,
+		fromIndex: (key: string, index: SessionSearchIndex) => SearchSource | null
+	): { sources: SearchSource[]; info: HistoryRunInfo } {
+		const plan = planQuery(request.query, request.options);
+		return historySources(
+			plan,
+			keys.map((key) => {
+				const index = this.#indexes.get(key);
+				return { key, filter: index?.filter ?? null, source: (index && fromIndex(key, index)) || scanSource(key) };
+			})
+		);
+	}
+}
