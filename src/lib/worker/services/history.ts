@@ -8,7 +8,7 @@
 // misses (a changed file changes the listed key or the files' signature). An open or a search
 // preempts it (the root's foreground: no session is handed to a lane while the page waits). A
 // followed folder's rebuilt sessions (appended bytes only, ingest/live.ts) update their entries
-// here (live). A store that fails (full, blocked) leaves the index in memory,
+// here (live). Writes go through history-writes.ts; a store that fails (full, blocked) leaves the index in memory,
 // the figures marked partial.
 import type { LoadedSession } from '../../ingest/types.ts';
 import type { HistoryStore } from '../../store/history-index.ts';
@@ -17,6 +17,7 @@ import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
 import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
+import { HistoryWrites } from './history-writes.ts';
 import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
@@ -37,7 +38,6 @@ interface Indexed {
   bytes: number;
 }
 
-const WRITE_BATCH = 24; // entries written per store transaction
 export class HistoryService {
   #openStore: () => Promise<Store | null>;
   #store: Promise<Store | null> | null = null;
@@ -54,15 +54,12 @@ export class HistoryService {
   /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
   #memory = new Map<string, HistoryEntry>();
   #failed = new Map<string, HistoryFailure>();
-  #pending: { entry: HistoryEntry; sig: string; lastMs: number }[] = [];
-  #writing: Promise<void> = Promise.resolve();
+  #writes: HistoryWrites;
   #bytes = 0;
   #read = 0;
   #startedAt = 0;
   #ms = 0;
   #started = false;
-  #partial = false;
-  notice: string | null = null;
 
   #feed: HistoryFeed | null;
   #gate: QueueGate | null;
@@ -76,6 +73,14 @@ export class HistoryService {
     this.#lanes = opts.lanes ?? (() => []);
     this.#feed = opts.feed ?? null;
     this.#gate = opts.foreground ?? null;
+    this.#writes = new HistoryWrites(() => this.#db(), (keys, sizes, bytes) => {
+      this.#bytes += bytes;
+      for (const key of keys) {
+        this.#memory.delete(key);
+        const x = this.#indexed.get(key);
+        if (x) x.bytes = sizes.get(key) ?? 0;
+      }
+    });
     this.#feed?.listing.onChange(() => {
       this.setSources([]);
       this.#stale = true;
@@ -111,7 +116,7 @@ export class HistoryService {
     this.#order = [];
     this.#memory = new Map();
     this.#failed = new Map();
-    this.#pending = [];
+    this.#writes.reset();
     this.#bytes = 0;
     this.#read = 0;
     this.#ms = 0;
@@ -144,8 +149,8 @@ export class HistoryService {
       this.#queue = null;
     }
     if (generation === this.#generation) {
-      this.#flush();
-      await this.#writing;
+      this.#writes.flush(this.#current(generation));
+      await this.#writes.settled();
       this.#ms = performance.now() - this.#startedAt;
     }
     return this.status();
@@ -161,43 +166,15 @@ export class HistoryService {
     this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
     this.#memory.set(source.key, r.entry);
     if (r.entry.search) this.#onSearch(source.key, r.entry.search);
-    const d = r.entry.digest;
-    this.#pending.push({ entry: r.entry, sig: source.sig, lastMs: d.endedAt ?? d.startedAt ?? 0 });
-    if (this.#pending.length >= WRITE_BATCH) this.#flush();
+    this.#writes.add(r.entry, source.sig, this.#current(generation));
   }
+
+  #current = (generation: number) => () => generation === this.#generation;
 
   #add(key: string, x: Indexed): void {
     this.revision++;
     if (!this.#indexed.has(key)) this.#order.push(key);
     this.#indexed.set(key, x);
-  }
-
-  /** Writes what is pending, one transaction after another; a failed write keeps it in memory. */
-  #flush(): void {
-    const batch = this.#pending;
-    this.#pending = [];
-    if (!batch.length) return;
-    const generation = this.#generation;
-    this.#writing = this.#writing.then(async () => {
-      // After a failed write the rest stays in memory (a full disk does not empty while the page is open).
-      if (this.#partial) return;
-      const store = await this.#db();
-      const out = store ? await store.put(batch) : null;
-      if (generation !== this.#generation) return;
-      if (out?.ok) {
-        this.#bytes += out.bytes;
-        for (const { entry } of batch) this.#memory.delete(entry.key);
-        const sizes = out.sizes;
-        for (const { entry } of batch) {
-          const x = this.#indexed.get(entry.key);
-          if (x) x.bytes = sizes.get(entry.key) ?? 0;
-        }
-        return;
-      }
-      this.#partial = true;
-      const why = out && !out.ok && out.quota ? 'the browser has no room left for it' : `it could not be stored (${out && !out.ok ? out.message : 'no storage'})`;
-      this.notice = `History index: ${why}; its figures are partial (kept until the page is closed).`;
-    });
   }
 
   /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
@@ -211,7 +188,7 @@ export class HistoryService {
     const listed = this.#sources.length;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, notice: this.notice };
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, notice: this.#writes.notice };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
@@ -247,7 +224,7 @@ export class HistoryService {
   }
 
   async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
-    await this.#writing;
+    await this.#writes.settled();
     const out = new Map<string, BilledCall[]>();
     const rest: string[] = [];
     for (const k of keys) {
@@ -292,12 +269,12 @@ export class HistoryService {
   async stored(): Promise<{ sessions: number; bytes: number; partial: boolean }> {
     const store = await this.#db();
     const s = store ? await store.stats() : { sessions: 0, bytes: 0 };
-    return { ...s, partial: this.#partial || !store };
+    return { ...s, partial: this.#writes.partial || !store };
   }
 
   /** Forgets the whole stored index (the start page's Clear); what this page indexed stays until reload. */
   async clear(): Promise<void> {
-    await this.#writing;
+    await this.#writes.settled();
     await (await this.#db())?.clear();
     this.#bytes = 0;
     for (const x of this.#indexed.values()) x.bytes = 0;
