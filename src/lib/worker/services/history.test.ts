@@ -105,6 +105,53 @@ describe('history service', () => {
     expect(fromIndex.ok && scan.ok && [fromIndex.total, fromIndex.ids]).toEqual(scan.ok && [scan.total, scan.ids]);
   });
 
+  it('a second load of the same drop (after ready, or mid-run) keeps what is indexed: nothing read twice, indexed never back to 0', async () => {
+    const name = `h-${++db}`;
+    const lane = new CountingLane();
+    const { engine: e } = await engine(name, lane);
+    const first = await e.load(1, { files });
+    expect(first.ok).toBe(true);
+    const ready = await e.history.start();
+    expect(ready).toMatchObject({ ready: true, failed: 0 });
+    expect(ready.bytesStored).toBeGreaterThan(0);
+    const ran = lane.ran.length;
+    expect(ran).toBe(ready.listed);
+    // The same files again (the page's second load of one drop): the listing changes, its sessions do not.
+    await e.load(2, { files });
+    expect(e.history.status().indexed).toBe(ready.indexed);
+    const again = await e.history.start();
+    expect(lane.ran.length).toBe(ran);
+    expect(again).toMatchObject({ listed: ready.listed, indexed: ready.indexed, ready: true, bytesStored: ready.bytesStored, calls: ready.calls });
+
+    // Mid-run: a few sessions read (their entries not written yet), then the same drop again.
+    const name2 = `h-${++db}`;
+    const lane2 = new CountingLane();
+    const { engine: e2 } = await engine(name2, lane2);
+    await e2.load(1, { files });
+    let release: () => void = () => {};
+    // The first two sessions go through; the third and every later one wait in the lane.
+    lane2.onStart = () => {
+      if (lane2.ran.length === 3) lane2.gate = new Promise((r) => (release = r));
+    };
+    const run = e2.history.start();
+    await vi.waitFor(() => expect(e2.history.status().indexed).toBeGreaterThanOrEqual(2));
+    const before = e2.history.status().indexed;
+    const readBefore = e2.history.digests(0).rows.map((r) => r.key);
+    await e2.load(2, { files });
+    expect(e2.history.status().indexed).toBeGreaterThanOrEqual(before);
+    lane2.gate = null;
+    release();
+    await run;
+    const done = await e2.history.start();
+    expect(done).toMatchObject({ listed: ready.listed, indexed: ready.indexed, ready: true, failed: 0 });
+    // The sessions read before the change are not read again (only jobs in flight then, their results dropped, are).
+    expect(readBefore.length).toBeGreaterThanOrEqual(2);
+    for (const key of readBefore) expect(lane2.ran.filter((k) => k === key)).toHaveLength(1);
+    expect(lane2.ran.length).toBeLessThan(2 * ready.listed);
+    expect(new Set(lane2.ran).size).toBe(ready.listed);
+    expect(done.bytesStored).toBe(ready.bytesStored);
+  });
+
   it('after an append, a truncation and a deleted file, re-reads only the sessions they changed', async () => {
     const name = `h-${++db}`;
     const first = await loaded(name, files);

@@ -5,7 +5,8 @@
 // worker/history-lanes.ts), keeps each one's entry (digest, billed calls, search index) in its
 // IndexedDB store (store/history-index.ts) and answers the page: status, digests for the list,
 // failures, reports over the calls. A re-dropped tree reads only sessions whose stored entry
-// misses (a changed file changes the listed key or the files' signature). An open or a search
+// misses (a changed file changes the listed key or the files' signature); a second load of the same
+// sessions (catalog.onChange with an unchanged listing) goes on from what is indexed. An open or a search
 // preempts it (the root's foreground: no session is handed to a lane while the page waits). A
 // followed folder's rebuilt sessions (appended bytes only, ingest/live.ts) update their entries
 // here (live). Writes go through history-writes.ts; a store that fails (full, blocked) leaves the index in memory,
@@ -81,8 +82,13 @@ export class HistoryService {
         if (x) x.bytes = sizes.get(key) ?? 0;
       }
     });
+    // A change stops the run and writes what it read; the next start() compares the feed's sessions
+    // with these: the same ones (a second load of the same drop) go on from what is indexed.
     this.#feed?.listing.onChange(() => {
-      this.setSources([]);
+      this.#queue?.dispose();
+      this.#queue = null;
+      this.#writes.flush(this.#current(this.#generation));
+      this.#started = false;
       this.#stale = true;
     });
   }
@@ -93,11 +99,11 @@ export class HistoryService {
     if (!feed || !this.#stale) return;
     this.#stale = false;
     const listed = feed.listing.sessions();
-    if (listed.length) {
-      this.setSources(sourcesOfListing(listed, (s) => feed.listing.listedFiles(s)), feed.listing.unused());
-    } else {
-      this.setSources(sourcesOfLoaded([...feed.loaded().values()].map((e) => e.loaded)));
-    }
+    const next = listed.length ? sourcesOfListing(listed, (s) => feed.listing.listedFiles(s)) : sourcesOfLoaded([...feed.loaded().values()].map((e) => e.loaded));
+    const same = next.length > 0 && next.length === this.#sources.length && next.every((s, i) => s.key === this.#sources[i].key && s.sig === this.#sources[i].sig);
+    // The same sessions: the fresh handles replace the old, and what is indexed stays.
+    if (same) this.#sources = next;
+    else this.setSources(next, listed.length ? feed.listing.unused() : []);
   }
 
   #db(): Promise<Store | null> {
@@ -131,6 +137,7 @@ export class HistoryService {
     const generation = this.#generation;
     this.#startedAt = performance.now();
     const store = await this.#db();
+    await this.#writes.settled(); // a stopped run's writes are in the store before its heads are read
     const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map<string, never>();
     if (generation !== this.#generation) return this.status();
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
@@ -138,7 +145,8 @@ export class HistoryService {
     // Stored sessions' search indexes go to history search (read in chunks, before the rest is read).
     const stored = [...heads.keys()];
     for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
-    const todo = this.#sources.filter((s) => !heads.has(s.key));
+    // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
+    const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
     const queue = (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate));
