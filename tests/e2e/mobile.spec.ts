@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, openApp, pickFiles, pickFolder } from './helpers';
+import { CORPUS, openApp, pickFiles, pickFolder, timelineSettled } from './helpers';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
 const PROJECTS = join(CORPUS, 'claude-code-log/test/test_data/real_projects');
@@ -239,6 +239,7 @@ test.describe('text size', () => {
 test('desktop: the hover time of a row sits inside the row', async ({ page }) => {
   await page.goto(`/?sample`);
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await timelineSettled(page);
   for (const kind of ['user', 'assistant', 'tool-group']) {
     const row = page.locator(`[data-row-kind=${kind}]`).first();
     await row.hover();
