@@ -41,7 +41,7 @@ if (existsSync('.tmp/playwright.json')) {
   passed += p;
   failed += f;
   if (p + f === 0) broken = true;
-  console.log(`e2e: ${p} passed, ${f} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+  console.log(`e2e: ${p} passed, ${f} failed${s.skipped ? `, ${s.skipped} skipped` : ''}${s.flaky ? ` (${s.flaky} passed only on a retry: flaky)` : ''}`);
 } else broken = true;
 if (e2eCode !== 0 && failed === 0) { failed += 1; console.log('e2e: the run failed outside a test'); }
 

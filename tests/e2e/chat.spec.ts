@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats, waitCached } from './helpers';
+import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats, waitCached, timelineSettled } from './helpers';
 import { longSession } from './make-session';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -212,6 +212,7 @@ test('expanding a group does not move the row under the pointer', async ({ page 
     buffer: Buffer.from(longSession(60, { calls: 4 }))
   });
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await timelineSettled(page);
   await page.locator('main .chat-viewport').evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
   // Wait until the list has moved its window (the first drawn group is from a later turn) and
   // the rows of that window have arrived, before picking one.

@@ -16,6 +16,15 @@ export async function openApp(page: Page, path = '/'): Promise<void> {
   await page.waitForFunction(() => '__loupe' in window);
 }
 
+/**
+ * Waits until the timeline panel has its final size: it loads after the chat's first frame (a
+ * cold start draws the chat first), and its arrival moves the chat below it. Tests that measure
+ * where a chat row sits wait for it first, so they measure the chat's own behaviour.
+ */
+export async function timelineSettled(page: Page): Promise<void> {
+  await expect(page.locator('[data-timeline-panel="collapsed"], [data-timeline-panel="open"] [role=application], [data-timeline-panel="open"] .empty').first()).toBeAttached();
+}
+
 /** Picks files through the real multi-file input and waits until the load settles. */
 export async function pickFiles(page: Page, files: string[], expectState: 'ready' | 'error' = 'ready'): Promise<void> {
   await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles(files);

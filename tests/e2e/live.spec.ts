@@ -3,7 +3,7 @@
 // there from the page, as Claude Code would: line by line, a line in two halves, a result that
 // arrives later, a subagent file appearing and growing, a turn ending, a file replaced.
 import { expect, test, type Page } from '@playwright/test';
-import { openApp } from './helpers';
+import { openApp, timelineSettled } from './helpers';
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const ts = (s: number) => new Date(T0 + s * 1000).toISOString();
@@ -278,6 +278,7 @@ test('rule: a run of tool work settles in place: the reader’s open choice hold
   const head = group.locator('button[aria-expanded]').first();
   await head.click();
   await expect(head).toHaveAttribute('aria-expanded', 'true');
+  await timelineSettled(page);
   const top = await page.locator('[data-atom-uuid="u1"][data-row-kind]').evaluate((el) => el.getBoundingClientRect().top);
   // More work joins the run, then the turn ends: same row, still open, still where it was.
   await write(page, MAIN, result('r2', 'a2', 4, 'T2', 'passed') + assistant('a3', 'r2', 5, [bash('T3', 'make install')], 'tool_use'));

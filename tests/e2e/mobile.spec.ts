@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, openApp, pickFiles, pickFolder } from './helpers';
+import { CORPUS, openApp, pickFiles, pickFolder, timelineSettled } from './helpers';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
 const PROJECTS = join(CORPUS, 'claude-code-log/test/test_data/real_projects');
@@ -135,8 +135,9 @@ test.describe('Pixel 7 with touch', () => {
     await expect(time).toHaveCSS('opacity', '0');
     await row.tap();
     await expect(time).toHaveCSS('opacity', '1');
-    const r = (await row.boundingBox())!;
-    const t = (await time.boundingBox())!;
+    // Both boxes from one frame: the timeline arrives after the first chat frame and may move the
+    // chat between two separate measurements.
+    const [r, t] = await row.evaluate((el) => [el.getBoundingClientRect(), el.querySelector(':scope > .time')!.getBoundingClientRect()].map((b) => ({ x: b.x, y: b.y, width: b.width })));
     expect(t.x).toBeGreaterThanOrEqual(r.x);
     expect(t.x + t.width).toBeLessThanOrEqual(r.x + r.width + 0.5);
     expect(t.y).toBeGreaterThanOrEqual(r.y);
@@ -238,6 +239,7 @@ test.describe('text size', () => {
 test('desktop: the hover time of a row sits inside the row', async ({ page }) => {
   await page.goto(`/?sample`);
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await timelineSettled(page);
   for (const kind of ['user', 'assistant', 'tool-group']) {
     const row = page.locator(`[data-row-kind=${kind}]`).first();
     await row.hover();
