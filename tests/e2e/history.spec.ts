@@ -39,6 +39,13 @@ test('every session is indexed in the background: exact turns and cost in the li
   expect(first).toMatchObject({ listed: 30, indexed: 30, failed: 0, ready: true, read: 30 });
   expect(first.calls).toBeGreaterThan(30);
   expect(first.bytesStored).toBeGreaterThan(0);
+  // Once ready the index stays for this unchanged drop: later reads never go back (a second load
+  // or listing change of the same sessions used to restart it from 0 and read them again).
+  for (let i = 0; i < 6; i++) {
+    const later = await history(page);
+    expect(later).toMatchObject({ listed: 30, indexed: 30, ready: true, read: 30 });
+    expect(later.bytesStored).toBeGreaterThanOrEqual(first.bytesStored);
+  }
 
   // No estimate is left in the list, and every session has its cost line.
   await expect(entries(page)).not.toHaveCount(0);
