@@ -5,7 +5,6 @@
 import * as Comlink from 'comlink';
 import { LaneState, type LaneJob } from '../view/search/lane.ts';
 import { indexSession, type HistoryJob } from '../view/history/lane.ts';
-import { isSearchIndex } from '../view/search/history-index.ts';
 
 let state: LaneState | null = null;
 
@@ -26,14 +25,8 @@ const api = {
     state?.clear();
   },
   /** One session of the history index (view/history/lane.ts): built here, only its entry goes back. */
-  async index(job: HistoryJob) {
-    const r = await indexSession(job);
-    // Its search index's buffers move to the engine instead of being copied (no second copy in this
-    // worker's heap and in the message while the next session is read).
-    const search = r.ok ? r.entry.search : null;
-    if (!isSearchIndex(search)) return r;
-    const buffers = [...new Set([search.text.buffer, search.filter.bits.buffer])].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
-    return Comlink.transfer(r, buffers);
+  index(job: HistoryJob) {
+    return indexSession(job);
   }
 };
 
