@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { historyId, openHistoryStore } from './history-index.ts';
+import { historyId, openHistoryStore, storedSize } from './history-index.ts';
 
 let n = 0;
 const fresh = () => `loupe-history-test-${++n}`;
@@ -92,5 +92,22 @@ describe('history index store', () => {
     } finally {
       IDBObjectStore.prototype.delete = origDelete;
     }
+  });
+});
+
+describe('storedSize', () => {
+  it('counts binary data by its bytes, not by its JSON text', () => {
+    const blob = new Uint8Array(10_000).map((_, i) => (i * 37) % 256);
+    expect(storedSize(blob)).toBe(10_000);
+    expect(JSON.stringify(blob).length).toBeGreaterThan(40_000);
+    // An index entry holding it: the bytes plus a little for the rest.
+    const entry = { key: 'k', search: { packed: blob, grams: new Uint32Array(500) } };
+    expect(storedSize(entry)).toBeGreaterThanOrEqual(12_000);
+    expect(storedSize(entry)).toBeLessThan(12_100);
+  });
+  it('counts strings, numbers and nesting', () => {
+    expect(storedSize('abc')).toBe(5);
+    expect(storedSize(12345.678)).toBe(8);
+    expect(storedSize({ a: [1, 2] })).toBe(2 + 1 + 3 + (2 + 9 + 9));
   });
 });

@@ -72,7 +72,37 @@ export function isQuotaError(e: unknown): boolean {
   return name === 'QuotaExceededError' || (e as { inner?: unknown } | null)?.inner !== undefined && isQuotaError((e as { inner: unknown }).inner);
 }
 
-const sizeOf = (v: unknown) => JSON.stringify(v)?.length ?? 0;
+/**
+ * The bytes a stored value takes, near enough for a budget: binary data (a search index's
+ * compressed text) by its byte length, strings by their length, numbers as 8. JSON's length was
+ * used before, and it counts a Uint8Array as `{"0":31,"1":139,…}`: about eight times its
+ * bytes, so the cap evicted sessions that would have fit and a reload read them again.
+ */
+export function storedSize(v: unknown): number {
+  if (v === null || v === undefined) return 4;
+  switch (typeof v) {
+    case 'string':
+      return v.length + 2;
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 4;
+    case 'object':
+      break;
+    default:
+      return 0;
+  }
+  if (ArrayBuffer.isView(v)) return v.byteLength;
+  if (v instanceof ArrayBuffer) return v.byteLength;
+  let n = 2;
+  if (Array.isArray(v)) {
+    for (const x of v) n += storedSize(x) + 1;
+    return n;
+  }
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) n += k.length + 3 + storedSize(x);
+  return n;
+}
+const sizeOf = storedSize;
 
 export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?: number; now?: () => number } = {}): Promise<HistoryStore<D, C> | null> {
   const maxBytes = opts.maxBytes ?? HISTORY_MAX_BYTES;
