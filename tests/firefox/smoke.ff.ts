@@ -36,7 +36,7 @@ after(async () => {
 });
 
 /** A fresh context per test (nothing cached from another test), a desktop-sized viewport. */
-async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
   const { page, errors } = await newPage(browser!);
   await page.setViewport({ width: 1280, height: 900 });
   try {
@@ -44,6 +44,22 @@ async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
     assert.deepEqual(errors, [], 'page errors');
   } finally {
     await page.browserContext().close();
+  }
+}
+
+/**
+ * In CI a failed test runs once more in a fresh context, as the Playwright suite does, and says
+ * so: in Firefox an engine request right after a load now and then stalls for the whole 30 s
+ * wait (seen in about one run of four, on a different test each time; cause not yet found), and
+ * a second stall in a row still fails the test.
+ */
+async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+  try {
+    await onePage(fn);
+  } catch (e) {
+    if (!process.env.CI) throw e;
+    console.log(`# flaky: failed once, retrying in a fresh context (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    await onePage(fn);
   }
 }
 
