@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchField } from './fields.ts';
 import { buildFilter, buildSearchIndex, filterHas, foldKey, gramsOf, indexBytes, indexFields, isSearchIndex, textGrams } from './history-index.ts';
 import { escapeRegex, foldDiacritics } from './query.ts';
+import { GramSet } from './gram-set.ts';
 
 /** Every code point (no surrogates) that has a case mapping. */
 function casedCodePoints(): number[] {
@@ -57,6 +58,44 @@ describe('foldKey', () => {
 	});
 });
 
+describe('textGrams', () => {
+	/** What textGrams stands for: the trigrams of both keys, each computed whole. */
+	const reference = (text: string) => new Set([...gramsOf(foldKey(text), new Set(), true), ...gramsOf(foldKey(foldDiacritics(text)), new Set(), true)]);
+
+	it('adds exactly the trigrams of the text’s key and of its diacritic-folded key', () => {
+		const samples = ['plain ascii text of a reply', 'cafe\u0301 au lait', 'Ångström → ✓', 'aͅbc ΐxy', '한국어 텍스트', 'ﬁle ﬅop', '数据 naïve', 'x\u0345y\u0301z', 'Ǆ ǅ ǆ', '😀 e\u0308\u0301'];
+		let rng = 11;
+		const alphabet = ['a', 'B', ' ', 'é', 'e', '\u0301', '\u0345', 'Σ', 'ς', 'ſ', '数', '한', 'ﬀ', 'İ', '\u212a', '😀', '→', '-', 'Å', 'ǅ'];
+		for (let n = 0; n < 300; n++) {
+			let t = '';
+			for (let i = 0; i < 12; i++) {
+				rng = (rng * 1103515245 + 12345) % 2 ** 31;
+				t += alphabet[rng % alphabet.length];
+			}
+			samples.push(t);
+		}
+		for (const text of samples) {
+			expect(new Set(textGrams(text, new GramSet()).values()), text).toEqual(reference(text));
+			expect(textGrams(text, new Set()), text).toEqual(reference(text));
+		}
+	});
+
+	it('every code point with a combining class is a mark (so the fold key and the diacritic fold go code point by code point)', () => {
+		// Canonical ordering moves a code point with a nonzero class past U+0345 (class 240) if its
+		// class is lower, and U+0334 (class 1) past it if its class is higher: one of the two moves
+		// any code point with a class. textGrams skips the diacritic fold for text none of whose code
+		// points has its key changed by the fold, which is right only while this holds.
+		const bad: string[] = [];
+		for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+			if (cp >= 0xd800 && cp <= 0xdfff) continue;
+			const c = String.fromCodePoint(cp);
+			if (/\p{M}/u.test(c) || c.normalize('NFD') !== c) continue;
+			if (('\u0345' + c).normalize('NFD') !== '\u0345' + c || (c + '\u0334').normalize('NFD') !== c + '\u0334') bad.push(`U+${cp.toString(16)}`);
+		}
+		expect(bad).toEqual([]);
+	});
+});
+
 describe('trigram filter', () => {
 	it('holds every trigram of its text and rules out most others', () => {
 		const text = foldKey('the parser reads each line of the transcript; 数据 café → ✓');
@@ -73,6 +112,21 @@ describe('trigram filter', () => {
 		}
 		// 8 bits per trigram, 5 probes: about 2 % false positives.
 		expect(hits / probes).toBeLessThan(0.06);
+	});
+
+	it('built from a GramSet or a Set of the same hashes, is the same filter; about 2 % false positives at size', () => {
+		let x = 7;
+		const next = () => (x = (Math.imul(x, 1664525) + 1013904223) | 0) >>> 0;
+		const hashes = Array.from({ length: 50_000 }, next);
+		const a = buildFilter(new Set(hashes));
+		const g = new GramSet();
+		for (const h of hashes) g.add(h);
+		expect(buildFilter(g)).toEqual(a);
+		expect(filterHas(a, hashes)).toBe(true);
+		let fp = 0;
+		for (let i = 0; i < 50_000; i++) if (filterHas(a, [next()])) fp++;
+		expect(fp / 50_000).toBeGreaterThan(0.005);
+		expect(fp / 50_000).toBeLessThan(0.04);
 	});
 });
 
