@@ -1,5 +1,5 @@
 // The history pass's parts (issue 21), in Node, over the listed sessions of a tree: what one lane
-// does per session (view/history/lane.ts indexSession → entry.ts entryWithSearch), each part timed
+// does per session (view/history/lane.ts indexSession → entry.ts entryAndFields, withSearch), each part timed
 // on its own so the slow one shows: loadListed (the build), digestOf, billedCalls, fieldsOfLoaded,
 // the filter's grams (foldKey alone, then textGrams over every field into a GramSet), buildFilter, JSON.stringify of the fields and
 // their deflate; then buildSearchIndex whole, as the lane runs it. The floor beside them is the

@@ -4,9 +4,11 @@
 // history index uses the same worker for its lanes (index: one session's digest and calls).
 import * as Comlink from 'comlink';
 import { LaneState, type LaneJob } from '../view/search/lane.ts';
-import { indexSession, type HistoryJob } from '../view/history/lane.ts';
+import { indexSession, serially, type HistoryJob } from '../view/history/lane.ts';
 
 let state: LaneState | null = null;
+/** History jobs run one after another (a job sent early waits with its bytes, not half built). */
+const indexOne = serially(indexSession);
 
 const api = {
   /** Sets this lane's text budget (characters); called once, before the first job. */
@@ -26,7 +28,7 @@ const api = {
   },
   /** One session of the history index (view/history/lane.ts): built here, only its entry goes back. */
   index(job: HistoryJob) {
-    return indexSession(job);
+    return indexOne(job);
   }
 };
 

@@ -1,6 +1,6 @@
 // One listed session's history entry from its built session: the digest (digest.ts), the billed
 // calls (calls.ts: rewound branches and subagents included) and the session's search index
-// (entryWithSearch: view/search/history-index.ts). Every lane builds entries through here, so
+// (entryAndFields, then withSearch: view/search/history-index.ts). Every lane builds entries through here, so
 // a worker lane and the engine's own thread keep the same thing.
 import type { LoadedSession } from '../../ingest/types.ts';
 import { billedCalls } from './calls.ts';
@@ -8,17 +8,23 @@ import { digestOf, type DigestListing } from './digest.ts';
 import type { HistoryEntry } from './types.ts';
 import { buildSearchIndex } from '../search/history-index.ts';
 import { fieldsOfLoaded } from '../search/lane.ts';
+import type { SearchField } from '../search/fields.ts';
 
 export function entryOf(loaded: LoadedSession, listed: DigestListing): HistoryEntry {
   const calls = billedCalls(loaded, { sessionKey: listed.key, project: listed.project, harness: listed.harness });
   return { key: listed.key, digest: digestOf(loaded, listed), calls };
 }
 
-/** The entry with the session's search index (view/search/history-index.ts, from the fields the
- *  session search uses): stored with it and counted in the index's bytes. Asynchronous (the
- *  fields are compressed), so the lanes build entries through this. */
-export async function entryWithSearch(loaded: LoadedSession, listed: DigestListing): Promise<HistoryEntry> {
-  const entry = entryOf(loaded, listed);
-  entry.search = await buildSearchIndex(fieldsOfLoaded(loaded));
+/** The entry and the session's search fields (what the session search uses), taken from the built
+ *  session at once: the caller lets the build go before the fields are compressed (withSearch),
+ *  so a big session's model is not held through its compression. */
+export function entryAndFields(loaded: LoadedSession, listed: DigestListing): { entry: HistoryEntry; fields: SearchField[] } {
+  return { entry: entryOf(loaded, listed), fields: fieldsOfLoaded(loaded) };
+}
+
+/** The entry with the session's search index (view/search/history-index.ts, from its fields):
+ *  stored with it and counted in the index's bytes. Asynchronous (the fields are compressed). */
+export async function withSearch(entry: HistoryEntry, fields: readonly SearchField[]): Promise<HistoryEntry> {
+  entry.search = await buildSearchIndex(fields);
   return entry;
 }

@@ -5,7 +5,8 @@
 // where workers cannot start, the engine's own thread; both run indexSession.
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile } from '../../ingest/types.ts';
-import { entryWithSearch } from './entry.ts';
+import { entryAndFields, withSearch } from './entry.ts';
+import type { SearchField } from '../search/fields.ts';
 import type { HistoryEntry } from './types.ts';
 
 export interface HistoryJob {
@@ -25,8 +26,22 @@ export interface HistoryLane {
 export async function indexSession(job: HistoryJob): Promise<HistoryResult> {
   const started = performance.now();
   const fail = (reason: string): HistoryResult => ({ ok: false, reason, ms: performance.now() - started });
+  const built = await build(job);
+  if (typeof built === 'string') return fail(built);
+  // The files' bytes go with the build (the job is this lane's own: a worker's copy, or made for the call).
+  job.files = [];
+  try {
+    return { ok: true, entry: await withSearch(built.entry, built.fields), ms: performance.now() - started };
+  } catch (e) {
+    return fail(`its digest failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The session built from its files, and only its entry and search fields kept (or why not): the
+ *  model and the bytes stay in this call, so they can be collected while the fields are compressed. */
+async function build(job: HistoryJob): Promise<{ entry: HistoryEntry; fields: SearchField[] } | string> {
   const missing = job.listed.files.filter((p) => !job.files.some((f) => f.path === p));
-  if (missing.length === job.listed.files.length) return fail('its files are no longer in the drop');
+  if (missing.length === job.listed.files.length) return 'its files are no longer in the drop';
   // Files not read ahead are read here: a read that fails names the file (moved, permission gone).
   const files: InputFile[] = [];
   for (const f of job.files) {
@@ -37,21 +52,35 @@ export async function indexSession(job: HistoryJob): Promise<HistoryResult> {
     try {
       files.push({ ...f, bytes: new Uint8Array(await f.blob.arrayBuffer()) });
     } catch (e) {
-      return fail(`${f.path} could not be read (${e instanceof Error ? e.name || e.message : String(e)})`);
+      return `${f.path} could not be read (${e instanceof Error ? e.name || e.message : String(e)})`;
     }
   }
   const loaded = await loadListed(job.listed, files);
-  if (!loaded) return fail('no session could be built from its files');
+  if (!loaded) return 'no session could be built from its files';
   try {
-    return { ok: true, entry: await entryWithSearch(loaded, job.listed), ms: performance.now() - started };
+    return entryAndFields(loaded, job.listed);
   } catch (e) {
-    return fail(`its digest failed: ${e instanceof Error ? e.message : String(e)}`);
+    return `its digest failed: ${e instanceof Error ? e.message : String(e)}`;
   }
+}
+
+/** `run`, one call at a time: a call made while one is running starts when it has ended. A lane
+ *  is sent its next job early (its bytes read while this one builds: queue.ts), and a job awaits
+ *  its compression; without this the next one's build ran in that wait, two sessions' models
+ *  and text in one lane's heap at once. */
+export function serially<A, R>(run: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (a) => {
+    const done = tail.then(() => run(a));
+    tail = done.catch(() => undefined);
+    return done;
+  };
 }
 
 /** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */
 export class LocalHistoryLane implements HistoryLane {
+  #index = serially(indexSession);
   index(job: HistoryJob): Promise<HistoryResult> {
-    return indexSession(job);
+    return this.#index(job);
   }
 }
