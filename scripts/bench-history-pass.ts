@@ -19,7 +19,7 @@ import { billedCalls } from '../src/lib/view/history/calls.ts';
 import { digestOf } from '../src/lib/view/history/digest.ts';
 import * as hi from '../src/lib/view/search/history-index.ts';
 import { fieldsOfLoaded } from '../src/lib/view/search/lane.ts';
-import { GramSet } from '../src/lib/view/search/gram-set.ts';
+import { GramList, GramSet } from '../src/lib/view/search/gram-set.ts';
 import { filesUnder } from './lib/files.ts';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../..');
@@ -93,12 +93,13 @@ async function pass(): Promise<void> {
 		const fields = await time('fieldsOfLoaded', () => fieldsOfLoaded(loaded));
 		const text = fields.reduce((n, f) => n + f.text.length, 0);
 		await time('foldKey alone', () => fields.map((f) => hi.foldKey(f.text)));
-		const set = await time('textGrams (GramSet, as built)', () => {
-			const g = new GramSet(text / 8);
-			for (const f of fields) hi.textGrams(f.text, g);
-			return g;
+		const [set, words] = await time('textGrams (GramSet + GramList, as built)', () => {
+			const g = new GramSet(text / 32);
+			const w = new GramList();
+			for (const f of fields) hi.textGrams(f.text, g, w);
+			return [g, w] as const;
 		});
-		const filter = await time('buildFilter', () => hi.buildFilter(set));
+		const filter = await time('buildFilter', () => hi.buildFilter(set, words));
 		const json = await time('JSON.stringify', () => JSON.stringify(fields));
 		await time('deflate', async () => {
 			const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'));
@@ -106,7 +107,7 @@ async function pass(): Promise<void> {
 		});
 		const index = await time('buildSearchIndex (whole)', () => hi.buildSearchIndex(fields));
 		chars += index.chars;
-		grams += set.size;
+		grams += set.size + words.distinctEstimate();
 		filterBytes += filter.bits.byteLength;
 		textBytes += index.text.byteLength;
 	}

@@ -1,7 +1,7 @@
 // GramSet holds each added 32-bit hash once, as a Set<number> would: through growth, with colliding
 // low bits (one probe run), with 0 and 2³²−1 (the empty mark and the top value), and signed input.
 import { describe, expect, it } from 'vitest';
-import { GramSet } from './gram-set.ts';
+import { GramList, GramSet } from './gram-set.ts';
 
 const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
 
@@ -43,5 +43,33 @@ describe('GramSet', () => {
 		expect(g.size).toBe(0);
 		expect(g.has(0)).toBe(false);
 		expect(g.values().length).toBe(0);
+	});
+});
+
+describe('GramList', () => {
+	it('keeps every hash in order, repeats too, through growth', () => {
+		const l = new GramList();
+		const ref: number[] = [];
+		for (let i = 0; i < 5000; i++) {
+			const h = (Math.imul(i % 1300, 2654435761) >>> 0) || 0xffffffff;
+			l.add(h);
+			ref.push(h);
+		}
+		expect(l.length).toBe(5000);
+		expect([...l.values()]).toEqual(ref);
+	});
+
+	it('counts distinct hashes exactly when few, within 5 % when many', () => {
+		let x = 5;
+		const next = () => (x = (Math.imul(x, 1664525) + 1013904223) | 0) >>> 0;
+		const few = new GramList();
+		const fewDistinct = Array.from({ length: 3000 }, next);
+		for (let r = 0; r < 3; r++) for (const h of fewDistinct) few.add(h);
+		expect(few.distinctEstimate()).toBe(3000);
+		const many = new GramList();
+		const distinct = Array.from({ length: 200_000 }, next);
+		for (let i = 0; i < 500_000; i++) many.add(distinct[i % distinct.length]);
+		const est = many.distinctEstimate();
+		expect(Math.abs(est - 200_000) / 200_000).toBeLessThan(0.05);
 	});
 });

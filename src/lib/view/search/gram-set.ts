@@ -92,3 +92,44 @@ export class GramSet implements GramSink {
 		this.#mask = mask;
 	}
 }
+
+/** Hashes as they come, repeats kept, in a growing Uint32Array: a session's word trigrams. They
+ *  are nearly all distinct from each other's neighbours in the text and many (480 k in the
+ *  generated tree's largest session, against 3 k character trigrams), so a table of them all is
+ *  larger than the caches and each add a miss; the filter takes them as they are (setting a bit
+ *  twice is setting it once), sized by distinctEstimate(). */
+export class GramList implements GramSink {
+	#list = new Uint32Array(1024);
+	length = 0;
+
+	add(h: number): this {
+		if (this.length === this.#list.length) {
+			const next = new Uint32Array(this.#list.length * 2);
+			next.set(this.#list);
+			this.#list = next;
+		}
+		this.#list[this.length++] = h;
+		return this;
+	}
+
+	/** The hashes added (a view: valid until the next add). */
+	values(): Uint32Array {
+		return this.#list.subarray(0, this.length);
+	}
+
+	/** How many distinct hashes: exact up to EXACT_UP_TO added, else counted in the sixteenth of
+	 *  them whose top four bits are 0 (a table 1/16 the size; within about 1 % for the sizes that
+	 *  get here, and an estimate a little low only costs a few more false positives). */
+	distinctEstimate(): number {
+		const all = this.values();
+		const set = new GramSet(Math.min(all.length, EXACT_UP_TO) / 4);
+		if (all.length <= EXACT_UP_TO) {
+			for (let i = 0; i < all.length; i++) set.add(all[i]);
+			return set.size;
+		}
+		for (let i = 0; i < all.length; i++) if (all[i] >>> 28 === 0) set.add(all[i]);
+		return set.size * 16;
+	}
+}
+
+const EXACT_UP_TO = 1 << 16;

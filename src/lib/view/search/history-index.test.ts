@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchField } from './fields.ts';
 import { buildFilter, buildSearchIndex, filterHas, foldKey, gramsOf, indexBytes, indexFields, isSearchIndex, textGrams } from './history-index.ts';
 import { escapeRegex, foldDiacritics } from './query.ts';
-import { GramSet } from './gram-set.ts';
+import { GramList, GramSet } from './gram-set.ts';
 
 /** Every code point (no surrogates) that has a case mapping. */
 function casedCodePoints(): number[] {
@@ -127,6 +127,31 @@ describe('trigram filter', () => {
 		for (let i = 0; i < 50_000; i++) if (filterHas(a, [next()])) fp++;
 		expect(fp / 50_000).toBeGreaterThan(0.005);
 		expect(fp / 50_000).toBeLessThan(0.04);
+	});
+
+	it('with the word trigrams in a GramList (repeats and all): holds every one, sized by their distinct count', () => {
+		let x = 9;
+		const next = () => (x = (Math.imul(x, 1664525) + 1013904223) | 0) >>> 0;
+		const chars = new GramSet();
+		for (let i = 0; i < 3000; i++) chars.add(next());
+		const distinct = Array.from({ length: 120_000 }, next);
+		const words = new GramList();
+		for (let i = 0; i < 300_000; i++) words.add(distinct[(i * 7919) % distinct.length]);
+		const f = buildFilter(chars, words);
+		expect(filterHas(f, [...chars.values()])).toBe(true);
+		expect(filterHas(f, distinct)).toBe(true);
+		// 8 bits for each distinct entry (the estimate is within a few %), not for each repeat.
+		expect(f.bits.length * 32).toBeGreaterThan(0.95 * 8 * 123_000);
+		expect(f.bits.length * 32).toBeLessThan(1.05 * 8 * 123_000);
+		let fp = 0;
+		for (let i = 0; i < 20_000; i++) if (filterHas(f, [next()])) fp++;
+		expect(fp / 20_000).toBeLessThan(0.04);
+	});
+
+	it('a session index holds the same trigrams whether its word trigrams went to the set or to a list', async () => {
+		const text = 'the parser reads each line of the transcript; the parser writes each line of the output';
+		const idx = await buildSearchIndex([{ text, kind: 'reply', author: 'claude', tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false }]);
+		expect(filterHas(idx.filter, [...textGrams(text, new Set<number>())])).toBe(true);
 	});
 });
 

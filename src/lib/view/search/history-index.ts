@@ -9,7 +9,7 @@
 // Measured against SQLite FTS5 (trigram tokenizer) before choosing: see history-query.ts.
 import type { SearchField } from './fields.ts';
 import { foldDiacritics } from './query.ts';
-import { GramSet, type GramSink } from './gram-set.ts';
+import { GramList, GramSet, type GramSink } from './gram-set.ts';
 
 export interface GramFilter {
 	/** Bloom bits (little-endian words). */
@@ -121,9 +121,9 @@ function gramHash(a: number, b: number, c: number): number {
 }
 
 /** Distinct trigram hashes of folded text (foldKey), added to `into`; also its word trigrams
- *  (gramsOfWords). `whole`: the text is a whole field, so its first and last words are whole;
+ *  (gramsOfWords; into `words` when given). `whole`: the text is a whole field, so its first and last words are whole;
  *  a query's literal may start and end inside words, so only the words it has whole count. */
-export function gramsOf<S extends GramSink>(folded: string, into: S, whole = false): S {
+export function gramsOf<S extends GramSink>(folded: string, into: S, whole = false, words: GramSink = into): S {
 	let a = folded.charCodeAt(0);
 	let b = folded.charCodeAt(1);
 	for (let i = 2; i < folded.length; i++) {
@@ -132,7 +132,8 @@ export function gramsOf<S extends GramSink>(folded: string, into: S, whole = fal
 		a = b;
 		b = c;
 	}
-	return gramsOfWords(folded, into, whole);
+	gramsOfWords(folded, words, whole);
+	return into;
 }
 
 /** A code unit of a word, for word trigrams: ASCII letters, digits, _ and anything past ASCII. */
@@ -177,19 +178,24 @@ function probe(h: number, i: number, m: number): number {
 
 const TWO_TO_MINUS_32 = 2 ** -32;
 
-export function buildFilter(grams: Set<number> | GramSet): GramFilter {
-	const words = Math.max(1, Math.ceil((grams.size * BITS_PER_GRAM) / 32));
-	const bits = new Uint32Array(words);
-	const m = words * 32;
-	const all = grams instanceof GramSet ? grams.values() : [...grams];
-	for (let j = 0; j < all.length; j++) {
-		const h = all[j];
+export function buildFilter(grams: Set<number> | GramSet, words?: GramList): GramFilter {
+	const n = grams.size + (words ? words.distinctEstimate() : 0);
+	const size = Math.max(1, Math.ceil((n * BITS_PER_GRAM) / 32));
+	const bits = new Uint32Array(size);
+	setBits(bits, grams instanceof GramSet ? grams.values() : [...grams]);
+	if (words) setBits(bits, words.values());
+	return { bits, k: PROBES };
+}
+
+function setBits(bits: Uint32Array, hashes: ArrayLike<number>): void {
+	const m = bits.length * 32;
+	for (let j = 0; j < hashes.length; j++) {
+		const h = hashes[j];
 		for (let i = 0; i < PROBES; i++) {
 			const p = probe(h, i, m);
 			bits[p >>> 5] |= 1 << (p & 31);
 		}
 	}
-	return { bits, k: PROBES };
 }
 
 /** True when the filter may hold every one of these trigram hashes. */
@@ -210,14 +216,14 @@ export function filterHas(f: GramFilter, grams: readonly number[]): boolean {
  *  compared first: where it is the same (nearly always, accents included: the fold key drops
  *  marks too) it has the same trigrams, and going over them again cost a quarter of the pass;
  *  text with no code point whose key the fold changes is not folded at all (foldsAway). */
-export function textGrams<S extends GramSink>(text: string, into: S): S {
+export function textGrams<S extends GramSink>(text: string, into: S, words: GramSink = into): S {
 	const key = foldKey(text);
-	gramsOf(key, into, true);
+	gramsOf(key, into, true, words);
 	if (!diacriticsMayFold(text)) return into;
 	const folded = foldDiacritics(text);
 	if (folded === text) return into;
 	const other = foldKey(folded);
-	if (other !== key) gramsOf(other, into, true);
+	if (other !== key) gramsOf(other, into, true, words);
 	return into;
 }
 
@@ -225,11 +231,14 @@ export function textGrams<S extends GramSink>(text: string, into: S): S {
 export async function buildSearchIndex(fields: readonly SearchField[]): Promise<SessionSearchIndex> {
 	let chars = 0;
 	for (const f of fields) chars += f.text.length;
-	// About one distinct trigram per eight characters of a session's text (measured on the
-	// generated tree: 2.15 M in 15.9 M characters); the set grows past that when it must.
-	const grams = new GramSet(chars / 8);
-	for (const f of fields) textGrams(f.text, grams);
-	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams), text: await deflate(JSON.stringify(fields)), fields: fields.length, chars };
+	// Sized low (a big session has about one distinct trigram per 35 characters: 483 k in 17 M
+	// on the generated tree's largest) and grown as it fills: a table sized for one per 8 did not
+	// fit the caches and made a big session's adds half again as slow.
+	// The word trigrams go to a list instead (GramList: many, nearly all distinct).
+	const grams = new GramSet(chars / 32);
+	const words = new GramList();
+	for (const f of fields) textGrams(f.text, grams, words);
+	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams, words), text: await deflate(JSON.stringify(fields)), fields: fields.length, chars };
 }
 
 /** The fields an index was built from, as they were. */
