@@ -7,7 +7,7 @@
 // CPU ms per part (process.cpuUsage: wall time swings on a shared machine) and its share of the
 // floor, and one JSON line.
 //
-//   npx tsx scripts/bench-history-pass.ts [--tree DIR] [--project NAME|all] [--runs 1]
+//   npm run bench:history-pass -- [--tree DIR] [--project NAME|all] [--runs 1]
 // The default: one 61 MB project of the shared 1 GB tree (.bench-cache), read into memory first.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
