@@ -30,6 +30,9 @@ export class Search {
   #startPool: () => SearchPool | null;
 
   #history: HistoryIndexes;
+  /** A number per search index object, for the lanes' cache keys. */
+  #indexIds = new WeakMap<SessionSearchIndex, number>();
+  #nextIndexId = 0;
 
   constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null; history: HistoryIndexes }) {
     this.#catalog = catalog;
@@ -58,17 +61,19 @@ export class Search {
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
     if (this.#pool === undefined && picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.#pool = this.#startPool();
     const pool = this.#pool ?? null;
-    const lane = (key: string, indexText?: Uint8Array) => {
+    const lane = (key: string, index?: SessionSearchIndex) => {
       const listed = this.#catalog.listed(key);
       if (!pool || !listed || sessions.isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
-      return scanInPool(pool, request, { cacheKey: `${this.#catalog.generation}:${key}`, key, files: this.#catalog.listedFiles(listed), listed, indexText });
+      // Text decoded from an index is kept under that index (a followed session's new one is another).
+      const cacheKey = `${this.#catalog.generation}:${key}${index ? `#${this.#indexId(index)}` : ''}`;
+      return scanInPool(pool, request, { cacheKey, key, files: this.#catalog.listedFiles(listed), listed, indexText: index?.text });
     };
     const scanSource = (key: string) => ({ key, fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) });
     const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
     if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
     // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
     const fromIndex = (key: string, index: SessionSearchIndex) =>
-      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index.text) };
+      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index) };
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
@@ -112,6 +117,12 @@ export class Search {
   /** Stops the search in flight (the field was cleared or closed). */
   cancelSearch(generation: number): void {
     if (generation >= this.#searchGeneration) this.#newSearch(generation + 1);
+  }
+
+  #indexId(index: SessionSearchIndex): number {
+    let id = this.#indexIds.get(index);
+    if (id === undefined) this.#indexIds.set(index, (id = ++this.#nextIndexId));
+    return id;
   }
 
   #newSearch(generation: number): AbortSignal {
