@@ -470,6 +470,7 @@ async function historySearchCase(page, tree, marker, scanParserTotal) {
   sampling = false;
   await sampler;
   const once = onceString(tree);
+  const beforePss = rendererPss(marker);
   const run = (query, options = {}) =>
     page.evaluate(async ([query, options]) => {
       window.__longtasks = [];
@@ -485,7 +486,7 @@ async function historySearchCase(page, tree, marker, scanParserTotal) {
   }
   // What the page holds once the lanes keep the history's decoded text (after every query ran twice).
   const afterPss = rendererPss(marker);
-  return { index, indexPeakPss: peak, afterPss, queries, scanParserTotal };
+  return { index, indexPeakPss: peak, beforePss, afterPss, queries, scanParserTotal };
 }
 
 /** A run of words from the middle of one session's first prompt: it occurs once in the tree. */
@@ -513,7 +514,7 @@ function printHistorySearch(h) {
   console.log(`  regex with a literal /${regexLit.query}/   ${Math.round(regexLit.ms)} ms, ${regexLit.total} hits (target ≤ 1000)   ${verdict(regexLit.ms <= 1000)}; /${regexUsed.query}/ ${Math.round(regexUsed.ms)} ms, ${regexUsed.total} hits   ${verdict(regexUsed.ms <= 1000)}`);
   console.log(`  regex with no literal /${regexNone.query}/ (scans every session, and says so)   ${Math.round(regexNone.ms)} ms, ${regexNone.total} hits (informational)`);
   console.log(`  longest main-thread task during these queries ${longest} ms (target ≤ 50)   ${verdict(longest <= 50)}`);
-  console.log(`  renderer PSS after these queries (the lanes keep the decoded text) ${Math.round(h.afterPss / 1048576)} MB (informational)`);
+  console.log(`  renderer PSS before these queries ${Math.round(h.beforePss / 1048576)} MB, after them (the lanes keep the decoded text) ${Math.round(h.afterPss / 1048576)} MB (informational)`);
 }
 
 /** Runs in the page after a drop: polls window.__loupe.history() until ready; the time from the
