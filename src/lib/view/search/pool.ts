@@ -81,6 +81,11 @@ export class SearchPool {
 		});
 	}
 
+	/** Whether a lane reported keeping this session's text. */
+	keeps(cacheKey: string): boolean {
+		return this.#owner.get(cacheKey)?.dead === false;
+	}
+
 	/** Drops every queued session (their promises resolve with null); running ones are discarded when they return. */
 	cancel(): void {
 		this.#generation++;
