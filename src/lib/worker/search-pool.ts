@@ -19,6 +19,8 @@ export function poolSize(cores: number | undefined): number {
  *  250 M characters, one byte each in V8 for Latin-1 text) fits, so a broad query after the first
  *  scans kept text. Memory: see the commit (renderer PSS after the history queries). */
 export const HISTORY_RESIDENT_CHARS = 320_000_000;
+/** A lane lets its resident history text go after this long without a search (lane.ts). */
+export const HISTORY_RESIDENT_IDLE_MS = 5 * 60_000;
 
 /** A pool of search workers, or null where workers cannot be started here. */
 export function startSearchPool(totalChars: number, residentChars = HISTORY_RESIDENT_CHARS): SearchPool | null {
@@ -33,7 +35,7 @@ export function startSearchPool(totalChars: number, residentChars = HISTORY_RESI
     for (const l of lanes) l.dispose?.();
     return null;
   }
-  return new SearchPool(lanes, () => new LocalLane(perLane, residentPerLane));
+  return new SearchPool(lanes, () => new LocalLane(perLane, residentPerLane, HISTORY_RESIDENT_IDLE_MS));
 }
 
 function workerLane(maxChars: number, residentChars: number): SearchLane {
@@ -48,7 +50,7 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
     for (const reject of waiting) reject(failed);
     waiting.clear();
   });
-  void api.init(maxChars, residentChars);
+  void api.init(maxChars, residentChars, HISTORY_RESIDENT_IDLE_MS);
   const guarded = <T>(call: () => Promise<T>): Promise<T> => {
     if (failed) return Promise.reject(failed);
     return new Promise<T>((resolve, reject) => {

@@ -9,9 +9,10 @@ import { indexSession, type HistoryJob } from '../view/history/lane.ts';
 let state: LaneState | null = null;
 
 const api = {
-  /** Sets this lane's text budgets (characters: built sessions, history-decoded ones); called once, before the first job. */
-  init(maxChars: number, residentChars: number): void {
-    state = new LaneState(maxChars, residentChars);
+  /** Sets this lane's text budgets (characters: built sessions, history-decoded ones, and how long
+   *  the latter stay without a job); called once, before the first job. */
+  init(maxChars: number, residentChars: number, residentIdleMs: number): void {
+    state = new LaneState(maxChars, residentChars, residentIdleMs);
   },
   run(job: LaneJob) {
     // init() is the pool's first message to the lane, so it has run (comlink keeps the order).

@@ -71,5 +71,28 @@ describe('a lane decoding sessions from their history search index', () => {
 		const [bx, by] = await lane.runBatch([{ ...job('x'), maxHits: 3 }, { ...job('y'), maxHits: 3 }]);
 		expect([bx.hits.length, by.hits.length, bx.counted, by.counted]).toEqual([2, 1, 2, 2]);
 	});
+
+	it('lets its resident text go after a while without jobs, and then asks for the bytes again', async () => {
+		const { vi } = await import('vitest');
+		const { buildSearchIndex } = await import('./history-index.ts');
+		const { LaneState } = await import('./lane.ts');
+		const idx = await buildSearchIndex([{ text: 'the parser', kind: 'reply', author: 'claude', tool: null, atomUuid: 'a', row: 0, turnIndex: 0, ms: null, opens: [], subagent: [], rewound: false }]);
+		const job = (indexText?: Uint8Array) => ({ cacheKey: 'x', key: 'x', files: [], listed: { key: 'x', id: 'x', project: '', harness: 'claude-code' as const, files: [] }, query: 'parser', maxHits: 5, generation: 0, indexed: true, indexText });
+		vi.useFakeTimers();
+		try {
+			const lane = new LaneState(10, 1000, 60_000);
+			expect(await lane.run(job(idx.text))).toMatchObject({ ok: true, counted: 1, cached: true });
+			await vi.advanceTimersByTimeAsync(59_000);
+			expect(await lane.run(job())).toMatchObject({ ok: true, counted: 1 });
+			// The job just now started the clock again: still kept a minute after the first one.
+			await vi.advanceTimersByTimeAsync(59_000);
+			expect(lane.resident.get('x')).toBeDefined();
+			await vi.advanceTimersByTimeAsync(2_000);
+			expect(lane.resident.get('x')).toBeUndefined();
+			expect(await lane.run(job())).toMatchObject({ ok: false, missing: true });
+		} finally {
+			vi.useRealTimers();
+		}
+	});
 });
 

@@ -89,9 +89,27 @@ export class LaneState {
 	#tail: Promise<unknown> = Promise.resolve();
 	#skipBefore = 0;
 
-	constructor(maxChars: number, residentChars = maxChars) {
+	/** The resident text is let go after this long without a job (ms; 0: kept until cleared): it is
+	 *  hundreds of MB for a big history, worth its memory while someone searches, not for the rest
+	 *  of the visit. The pool still routes those sessions here; the lane answers `missing` and gets
+	 *  their bytes again. */
+	#residentIdleMs: number;
+	#idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+	constructor(maxChars: number, residentChars = maxChars, residentIdleMs = 0) {
 		this.cache = new SessionTextCache(maxChars, (k) => this.#evicted.push(k));
 		this.resident = new SessionTextCache(residentChars);
+		this.#residentIdleMs = residentIdleMs;
+	}
+
+	/** A job came: the resident text's idle clock starts again when it is done. */
+	#touch(): void {
+		if (!this.#residentIdleMs) return;
+		if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+		this.#idleTimer = setTimeout(() => {
+			this.#idleTimer = null;
+			this.resident.clear();
+		}, this.#residentIdleMs);
 	}
 
 	/** Jobs in the query's session order: each one's hit budget less the hits the ones before it
@@ -118,6 +136,7 @@ export class LaneState {
 		const read = job.generation < this.#skipBefore || this.#kept(job.cacheKey) || job.indexed || job.indexText ? null : readAhead(job.files);
 		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job, read)));
 		this.#tail = done.catch(() => undefined);
+		void done.finally(() => this.#touch()).catch(() => undefined);
 		return done;
 	}
 
@@ -184,8 +203,8 @@ export function readAhead(files: InputFile[]): Promise<InputFile[] | null> | nul
 /** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */
 export class LocalLane implements SearchLane {
 	readonly state: LaneState;
-	constructor(maxChars: number, residentChars = maxChars) {
-		this.state = new LaneState(maxChars, residentChars);
+	constructor(maxChars: number, residentChars = maxChars, residentIdleMs = 0) {
+		this.state = new LaneState(maxChars, residentChars, residentIdleMs);
 	}
 	run(job: LaneJob): Promise<LaneResult> {
 		return this.state.run(job);
