@@ -1,8 +1,8 @@
 // The history pass's parts (issue 21), in Node, over the listed sessions of a tree: what one lane
 // does per session (view/history/lane.ts indexSession → entry.ts entryAndFields, withSearch), each part timed
 // on its own so the slow one shows: loadListed (the build), digestOf, billedCalls, fieldsOfLoaded,
-// the filter's grams (foldKey alone, then textGrams over every field into a GramSet), buildFilter, JSON.stringify of the fields and
-// their deflate; then buildSearchIndex whole, as the lane runs it. The floor beside them is the
+// the filter's grams (foldKey alone, then textGrams over every field into a GramSet and a
+// GramList), buildFilter, the text's encoding (encodeFields); then buildSearchIndex whole, as the lane runs it. The floor beside them is the
 // bench:browser one: every file's lines through JSON.parse. A benchmark, not a test: it prints
 // CPU ms per part (process.cpuUsage: wall time swings on a shared machine) and its share of the
 // floor, and one JSON line.
@@ -19,6 +19,7 @@ import { billedCalls } from '../src/lib/view/history/calls.ts';
 import { digestOf } from '../src/lib/view/history/digest.ts';
 import * as hi from '../src/lib/view/search/history-index.ts';
 import { fieldsOfLoaded } from '../src/lib/view/search/lane.ts';
+import { encodeFields } from '../src/lib/view/search/history-text.ts';
 import { GramList, GramSet } from '../src/lib/view/search/gram-set.ts';
 import { filesUnder } from './lib/files.ts';
 
@@ -100,11 +101,7 @@ async function pass(): Promise<void> {
 			return [g, w] as const;
 		});
 		const filter = await time('buildFilter', () => hi.buildFilter(set, words));
-		const json = await time('JSON.stringify', () => JSON.stringify(fields));
-		await time('deflate', async () => {
-			const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-			return new Uint8Array(await new Response(stream).arrayBuffer());
-		});
+		await time('encodeFields (the text: history-text.ts)', () => encodeFields(fields));
 		const index = await time('buildSearchIndex (whole)', () => hi.buildSearchIndex(fields));
 		chars += index.chars;
 		grams += set.size + words.distinctEstimate();
