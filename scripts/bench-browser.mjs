@@ -32,12 +32,22 @@
 //             (<input webkitdirectory>: Chromium builds its FileList in one long task first), whose
 //             files the floor then reads. --profile adds a CPU profile of each drop and names the
 //             functions run in its tasks over 50 ms.
+//   history   (issues 21, 22; also in projects) the same tree, cold: drop → history().ready; then at
+//             once the first report (by day, UTC), timed from the drop, against the floor, with
+//             `ccusage daily --json --offline -z UTC` timed on the same tree in the same run (before
+//             the browser starts) and the totals compared; every report (day … harness, in the page's
+//             zone, America/New_York, and in UTC) through window.__loupe.historyUsage; the dashboard's
+//             first draw (real clicks: Usage, then its History tab → charts and tables drawn, waited
+//             on as locators) and its long tasks (--profile names their functions); then a reload
+//             and the same drop (from the stored index), and a 1 KB append to a followed session.
+//             --projects-mb N / --projects-sessions N: a smaller tree to develop against.
 // Targets: load ≤ 3× baseline, no long task over 100 ms, reopen ≤ 0.5× load (issue 9: from the persisted row index), timeline < 100 ms,
 // usage compute ≤ 10 % of load, usage panel main-thread task ≤ 50 ms,
 // search first hits ≤ 50 ms (p95), complete ≤ 200 ms (p95), one-hit ≤ 50 ms, text build ≤ 10 % of load,
 // search memory ≤ 0.5× the searchable text, Markdown export ≤ 2 s, HTML export ≤ 4 s,
 // live append → row ≤ 100 ms, main thread < 16 ms per update (no frame gap beyond two frames);
-// projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms.
+// projects: ready ≤ 0.5× its floor, no task over 50 ms, peak renderer PSS ≤ 1 GB, open ≤ 300 ms;
+// history usage: first complete report ≤ 1.0× the floor, every report ≤ 100 ms, dashboard first draw no task over 50 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|timeline|boot --port 4179] [-- --live-only] [-- --profile]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockSpans, cumulative, dayStart, OTHER, sortRows, stacked } from './dashboard.ts';
+import { blockSpans, cumulative, dayStart, drawPlan, OTHER, sortRows, stacked } from './dashboard.ts';
 import { emptyRow } from './reports.ts';
 import type { UsageReport, UsageRow } from './types.ts';
 
@@ -37,5 +37,25 @@ describe('dashboard figures', () => {
     expect(sortRows(rows, 'costUsd', true).map((r) => r.key)).toEqual(['c', 'a', 'b']);
     expect(sortRows(rows, 'costUsd', false).map((r) => r.key)).toEqual(['a', 'b', 'c']);
     expect(sortRows(rows, 'key', true).map((r) => r.key)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('plans the first draw in steps: day bars a slice at a time, the running total, blocks a slice at a time, the top lists, each table', () => {
+    const plan = drawPlan(250, 700, 6, { days: 100, blocks: 300 });
+    const all = Array.from({ length: plan.steps + 2 }, (_, i) => plan.at(i));
+    expect(all.slice(0, 3).map((d) => d.days)).toEqual([100, 200, 250]);
+    expect(all.slice(0, 3).every((d) => !d.line && d.blocks === 0 && !d.tops && d.tables === 0)).toBe(true);
+    expect(all[3]).toEqual({ days: 250, line: true, blocks: 0, tops: false, tables: 0 });
+    expect(all.slice(4, 7).map((d) => d.blocks)).toEqual([300, 600, 700]);
+    expect(all[7]).toMatchObject({ blocks: 700, tops: true, tables: 0 });
+    expect(all.slice(8).map((d) => d.tables)).toEqual([1, 2, 3, 4, 5, 6, 6, 6]);
+    // Everything is drawn at the last step, and each step adds something.
+    expect(plan.at(plan.steps - 1)).toEqual({ days: 250, line: true, blocks: 700, tops: true, tables: 6 });
+    const size = (d: ReturnType<typeof plan.at>) => d.days + d.blocks + d.tables + +d.line + +d.tops;
+    for (let i = 1; i < plan.steps; i++) expect(size(plan.at(i))).toBeGreaterThan(size(plan.at(i - 1)));
+    // A small history: one step each.
+    const small = drawPlan(2, 4, 6);
+    expect(small.steps).toBe(10);
+    expect(small.at(0)).toEqual({ days: 2, line: false, blocks: 0, tops: false, tables: 0 });
+    expect(small.at(2)).toEqual({ days: 2, line: true, blocks: 4, tops: false, tables: 0 });
   });
 });

@@ -19,6 +19,7 @@ import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult
 import { Engine } from '../engine.ts';
 import { dedupeCalls } from '../../view/history/reports.ts';
 import { historyUsage } from './history-usage.ts';
+import type { BilledCall, SessionDigest } from '../../view/history/types.ts';
 
 let root = '';
 let files: { path: string; blob: Blob }[] = [];
@@ -110,7 +111,7 @@ describe('history service', () => {
   it('history usage reads the indexed calls from memory: no store read once indexed, nor after a re-drop', async () => {
     const name = `h-${++db}`;
     const reads: string[][] = [];
-    const counted = () => openHistoryStore({ dbName: name }).then((s) => s && { ...s, bodies: (keys: readonly string[]) => (reads.push([...keys]), s.bodies(keys)) });
+    const counted = () => openHistoryStore<SessionDigest, BilledCall>({ dbName: name }).then((s) => s && { ...s, bodies: (keys: readonly string[]) => (reads.push([...keys]), s.bodies(keys)) });
     const first = new Engine({ searchPool: () => null, historyStore: counted, historyLanes: () => [new CountingLane()] });
     await first.load(1, { files });
     const status = await first.history.start();
