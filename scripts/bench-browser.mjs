@@ -81,6 +81,8 @@ const PROFILE = process.argv.includes('--profile');
 // --history-only (projects case): one drop, then only the history-search lines (historySearchCase).
 const HISTORY_ONLY = process.argv.includes('--history-only');
 const PROFILE_MS = arg('profile-ms', 50);
+// --throttle N (history case): the dashboard's first draw with the CPU slowed N× (CDP).
+const THROTTLE = arg('throttle', 1);
 const CASE = (() => {
   const i = process.argv.indexOf('--case');
   return i < 0 ? 'all' : process.argv[i + 1];
@@ -430,6 +432,13 @@ async function projectsCase(base) {
   };
 }
 
+/** Each report's times (ms) over the rounds, by `by@zone`. */
+function reportTimes(reports) {
+  const out = {};
+  for (const r of reports) (out[`${r.by}@${r.timezone}`] ??= []).push(Math.round(r.ms));
+  return out;
+}
+
 const historyFields = (hist, floorMs, totals) => ({
   historyReadyMs: hist.cold.ms,
   historyReadyRatio: +(hist.cold.ms / floorMs).toFixed(2),
@@ -452,8 +461,10 @@ const historyFields = (hist, floorMs, totals) => ({
   historyUsageCcusageRatio: +(hist.ccusage.ms / floorMs).toFixed(2),
   historyUsageCcusage: hist.ccusage,
   historyUsageTokensMatchCcusage: ['input', 'output', 'cacheRead', 'cacheWrite'].every((k) => hist.cold.report.total[k] === hist.ccusage[k]),
-  historyUsageReportMaxMs: Math.round(Math.max(...hist.reports.reports.map((r) => r.ms))),
-  historyUsageReportsMs: Object.fromEntries(hist.reports.reports.map((r) => [`${r.by}@${r.timezone}`, Math.round(r.ms)])),
+  // Per report (by@zone): its three times; the first round's worst, and the worst median.
+  historyUsageReportsMs: reportTimes(hist.reports.reports),
+  historyUsageReportFirstMaxMs: Math.round(Math.max(...hist.reports.reports.filter((r) => r.round === 0).map((r) => r.ms))),
+  historyUsageReportMaxMs: Math.max(...Object.values(reportTimes(hist.reports.reports)).map((xs) => median(xs))),
   historyUsageReportsLongestTaskMs: hist.reports.longest,
   historyUsageDashboardMs: hist.dashboard.ms,
   historyUsageDashboardLongestTaskMs: hist.dashboard.longest,
@@ -479,10 +490,10 @@ function printHistory(r) {
   console.log(`  history usage: cold drop → first complete report (by day, UTC)  ${r.historyUsageFirstReportMs} ms (${r.historyUsageFirstReportAfterReadyMs} ms after ready)   ratio ${r.historyUsageFirstReportRatio}× the floor (target ≤ 1.0)   ${verdict(r.historyUsageFirstReportRatio <= 1)}`);
   console.log(`  … ccusage daily --json --offline -z UTC on the same tree, same run  ${r.historyUsageCcusageMs} ms   ratio ${r.historyUsageCcusageRatio}× the floor; Loupe / ccusage ${(r.historyUsageFirstReportMs / r.historyUsageCcusageMs).toFixed(2)}× (informational)`);
   console.log(`  … totals: Loupe ${tot.input}/${tot.output}/${tot.cacheRead}/${tot.cacheWrite} tokens (in/out/cache read/cache write), ${money(tot.costUsd)}; ccusage ${cc.input}/${cc.output}/${cc.cacheRead}/${cc.cacheWrite}, ${money(cc.costUsd)}   tokens ${verdict(r.historyUsageTokensMatchCcusage)}`);
-  const slowest = Object.entries(r.historyUsageReportsMs).sort((a, b) => b[1] - a[1]);
-  console.log(`  … every report once ready (${HISTORY_BY.join(', ')}; ${HISTORY_ZONE} and UTC)  slowest ${r.historyUsageReportMaxMs} ms (${slowest[0][0]}) (target ≤ 100 each)   ${verdict(r.historyUsageReportMaxMs <= 100)}; longest main-thread task meanwhile ${r.historyUsageReportsLongestTaskMs} ms`);
-  console.log(`    ${slowest.map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`  … dashboard first draw (click on the History tab → ${r.historyUsageDashboardDays} day bars, ${r.historyUsageDashboardBlocks} blocks, tables)  ${r.historyUsageDashboardMs} ms, longest main-thread task ${r.historyUsageDashboardLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyUsageDashboardLongestTaskMs <= 50)}; in the 1 s after ${r.historyUsageDashboardLongestTaskAfterMs} ms`);
+  const slowest = Object.entries(r.historyUsageReportsMs).sort((a, b) => median(b[1]) - median(a[1]));
+  console.log(`  … every report once ready (${HISTORY_BY.join(', ')}; ${HISTORY_ZONE} and UTC; 3 rounds)  slowest median ${r.historyUsageReportMaxMs} ms (${slowest[0][0]}) (target ≤ 100 each)   ${verdict(r.historyUsageReportMaxMs <= 100)}; slowest single run of the first round ${r.historyUsageReportFirstMaxMs} ms   ${verdict(r.historyUsageReportFirstMaxMs <= 100)}; longest main-thread task meanwhile ${r.historyUsageReportsLongestTaskMs} ms`);
+  console.log(`    ${slowest.map(([k, v]) => `${k} ${v.join('/')}`).join(', ')}`);
+  console.log(`  … dashboard first draw${THROTTLE > 1 ? ` (CPU throttled ${THROTTLE}×)` : ''} (click on the History tab → ${r.historyUsageDashboardDays} day bars, ${r.historyUsageDashboardBlocks} blocks, tables)  ${r.historyUsageDashboardMs} ms, longest main-thread task ${r.historyUsageDashboardLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyUsageDashboardLongestTaskMs <= 50)}; in the 1 s after ${r.historyUsageDashboardLongestTaskAfterMs} ms`);
   for (const p of r.historyUsageDashboardProfile ?? []) console.log(`    --profile: at ${p.at} ms from the click, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);
 }
 
@@ -591,11 +602,14 @@ const HISTORY_BY = ['day', 'week', 'month', 'session', 'block', 'project', 'mode
 async function historyReportsInPage(bys) {
   const out = [];
   const t0 = performance.now();
-  for (const timezone of [undefined, 'UTC']) {
-    for (const by of bys) {
-      const t = performance.now();
-      const r = await window.__loupe.historyUsage(timezone ? { by, timezone } : { by });
-      out.push({ by, timezone: timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, ms: performance.now() - t, rows: r.rows.length, messages: r.total.messages });
+  // Three rounds: on a shared machine one run of a report can meet another process's burst.
+  for (let round = 0; round < 3; round++) {
+    for (const timezone of [undefined, 'UTC']) {
+      for (const by of bys) {
+        const t = performance.now();
+        const r = await window.__loupe.historyUsage(timezone ? { by, timezone } : { by });
+        out.push({ round, by, timezone: timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, ms: performance.now() - t, rows: r.rows.length, messages: r.total.messages });
+      }
     }
   }
   const longest = Math.max(0, ...window.__longtasks.filter(([s, d]) => s + d >= t0).map(([, d]) => d));
@@ -603,8 +617,8 @@ async function historyReportsInPage(bys) {
 }
 
 /** What the dashboard's first draw waits for: both charts of bars, the running total, the top
- *  lists and the last table. */
-const DASHBOARD_DRAWN = ['[data-chart=history-cost-by-day] rect', '[data-chart=history-blocks] rect', '[data-chart=history-cumulative] path.main', '[data-chart=history-top-sessions] li', '[data-table=history-blocks] tbody tr'].map((x) => `[data-history-usage] ${x}`);
+ *  lists, the blocks table, and the dashboard saying its last step is drawn (data-drawn). */
+const DASHBOARD_DRAWN = [...['[data-chart=history-cost-by-day] rect', '[data-chart=history-blocks] rect', '[data-chart=history-cumulative] path.main', '[data-chart=history-top-sessions] li', '[data-table=history-blocks] tbody tr'].map((x) => `[data-history-usage] ${x}`), '[data-history-usage][data-drawn]'];
 
 /** Issue 22: the history dashboard's first draw. The usage panel is opened (a real click), then
  *  the real click on its History tab; the page notes the click's time stamp, and the frame after
@@ -624,9 +638,14 @@ async function historyDashboard(page) {
     check();
   }, DASHBOARD_DRAWN);
   const profiling = PROFILE ? await startProfile(page) : null;
+  // --throttle N: the CPU slowed N× for the draw (a slower machine; what is heavy shows in --profile).
+  const throttle = THROTTLE > 1 ? await page.context().newCDPSession(page) : null;
+  await throttle?.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
   await page.locator('[data-action=history-usage]').click();
   for (const x of DASHBOARD_DRAWN) await page.locator(x).first().waitFor({ timeout: 120_000 });
   await page.waitForFunction(() => window.__dash.drawnAt !== undefined && performance.now() >= window.__dash.drawnAt + 1000, null, { timeout: 120_000 });
+  await throttle?.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await throttle?.detach();
   const profile = profiling ? await stopProfile(profiling, page, () => ({ tasks: window.__dash.tasks, origin: window.__dash.clickAt })) : undefined;
   const r = await page.evaluate(() => {
     const d = window.__dash;

@@ -79,39 +79,41 @@ export function sortRows(rows: readonly UsageRow[], column: SortColumn, descendi
 }
 
 /** What the dashboard has drawn after a number of steps: day bars and blocks (counts), the
- *  running total and top lists (drawn or not) and tables (how many, in page order). */
+ *  running total and top lists (drawn or not) and, per table in page order, its rows (0: not yet). */
 export interface DrawnParts {
   days: number;
   line: boolean;
   blocks: number;
   tops: boolean;
-  tables: number;
+  tableRows: number[];
 }
 
 /** Its first draw, in steps the page takes one per frame (issue 22: no main-thread task over
  *  50 ms, on a history of ~500 days, ~1,000 blocks and six tables): the day bars a slice at a
- *  time, then the running total, the blocks a slice at a time, the top lists, each table. */
+ *  time, then the running total, the blocks a slice at a time, the top lists, each table in
+ *  slices of rows up to its `rows`. */
 export interface DrawPlan {
   steps: number;
   at(step: number): DrawnParts;
 }
 
-export function drawPlan(days: number, blocks: number, tables: number, slice = { days: 120, blocks: 300 }): DrawPlan {
+export function drawPlan(days: number, blocks: number, tables: number, slice = { days: 60, blocks: 200, rows: 25 }, rows = 50): DrawPlan {
   const daySteps = Math.max(1, Math.ceil(days / slice.days));
   const blockSteps = Math.max(1, Math.ceil(blocks / slice.blocks));
+  const rowSteps = Math.max(1, Math.ceil(rows / slice.rows));
   const lineAt = daySteps;
   const blocksAt = lineAt + 1;
   const topsAt = blocksAt + blockSteps;
   const tablesAt = topsAt + 1;
   return {
-    steps: tablesAt + tables,
+    steps: tablesAt + tables * rowSteps,
     at(step) {
       return {
         days: Math.min(days, (step + 1) * slice.days),
         line: step >= lineAt,
         blocks: Math.max(0, Math.min(blocks, (step - blocksAt + 1) * slice.blocks)),
         tops: step >= topsAt,
-        tables: Math.max(0, Math.min(tables, step - tablesAt + 1))
+        tableRows: Array.from({ length: tables }, (_, i) => Math.max(0, Math.min(rows, (step - tablesAt - i * rowSteps + 1) * slice.rows)))
       };
     }
   };
