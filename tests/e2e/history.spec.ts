@@ -84,3 +84,33 @@ test('every session is indexed in the background: exact turns and cost in the li
   await page.locator('[data-action="clear-history"]').click();
   await expect(page.locator('[data-history-stored]')).toHaveCount(0);
 });
+
+// The progress line comes and goes while the index reads; if it pushed the list down, a click
+// meant for one session would land on its neighbour (seen in the Firefox smoke as an open that
+// never came). Every frame from ready until the index is done, the list stays where it was.
+test('the session list does not move while the history index reads', async ({ page }) => {
+  await openApp(page);
+  await dropFolder(page, TREE);
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
+  const seen = await page.evaluate(
+    () =>
+      new Promise<{ tops: number[]; progressShown: boolean }>((resolve) => {
+        const w = window as unknown as { __loupe: { history: () => Promise<{ ready: boolean }> } };
+        const tops = new Set<number>();
+        let progressShown = false;
+        let done = false;
+        const frame = () => {
+          const first = document.querySelector('nav[aria-label="Sessions"] button[data-session-key]');
+          if (first) tops.add(Math.round(first.getBoundingClientRect().top));
+          if (document.querySelector('[data-history-progress]')) progressShown = true;
+          if (done) resolve({ tops: [...tops], progressShown });
+          else requestAnimationFrame(frame);
+        };
+        const poll = () => void w.__loupe.history().then((h) => (h.ready ? (done = true) : setTimeout(poll, 50)));
+        requestAnimationFrame(frame);
+        poll();
+      })
+  );
+  expect(seen.progressShown).toBe(true);
+  expect(seen.tops).toHaveLength(1);
+});

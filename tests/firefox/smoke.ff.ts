@@ -35,8 +35,11 @@ after(async () => {
   if (tree) rmSync(join(tree, '..'), { recursive: true, force: true });
 });
 
-/** A fresh context per test (nothing cached from another test), a desktop-sized viewport. */
-async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
+/** A fresh context per test (nothing cached from another test), a desktop-sized viewport. No
+ *  retry: the one flake this suite had (an open or a click "stalling" 30 s after a drop) was the
+ *  history progress line moving the session list under the pointer, fixed in
+ *  HistoryProgress.svelte and pinned by e2e/history.spec.ts. */
+async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
   const { page, errors } = await newPage(browser!);
   await page.setViewport({ width: 1280, height: 900 });
   try {
@@ -44,24 +47,6 @@ async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
     assert.deepEqual(errors, [], 'page errors');
   } finally {
     await page.browserContext().close();
-  }
-}
-
-/**
- * In CI a failed test runs again in a fresh context (up to three tries) and says so: in Firefox
- * an engine request right after a load now and then stalls for the whole 30 s wait (seen in
- * about one test run of four, on a different test each time, since the history index landed;
- * cause not found yet: a known bug, not a passing grade).
- */
-async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
-  const tries = process.env.CI ? 3 : 1;
-  for (let i = 1; ; i++) {
-    try {
-      return await onePage(fn);
-    } catch (e) {
-      if (i >= tries) throw e;
-      console.log(`# flaky: failed on try ${i}, retrying in a fresh context (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-    }
   }
 }
 
