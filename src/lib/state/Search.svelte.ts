@@ -165,9 +165,10 @@ export class Search {
   }
 
   /** Builds the scope's searchable text before the first keystroke (the field got focus). */
-  async prepare(scope: SearchScopeName = this.scope): Promise<{ fields: number; chars: number; ms: number }> {
+  async prepare(scope: SearchScopeName = this.scope): Promise<{ fields: number; chars: number; ms: number; warmed?: number }> {
     const { api } = await engineClient();
-    return api.prepareSearch(this.#keys(scope));
+    // History scope: the search workers decode the history's text ahead of the first query.
+    return api.prepareSearch(this.#keys(scope), scope === 'history');
   }
 
   setQuery(q: string): void {
@@ -182,6 +183,7 @@ export class Search {
 
   setScope(scope: SearchScopeName): void {
     this.scope = scope;
+    if (scope === 'history' && !this.query.trim()) void this.prepare(scope);
     void this.run();
   }
 

@@ -20,7 +20,8 @@ export interface StoredEntry<D, C> {
 
 export const HISTORY_DB_NAME = 'loupe-history-index';
 /** Bump when what is stored changes shape (the digest, the call rows). */
-export const HISTORY_FORMAT = 1;
+/** 2: the search index's text format 2 (view/search/history-text.ts): stored entries of 1 are read again. */
+export const HISTORY_FORMAT = 2;
 /** Default cap on stored bytes (the 1 GB generated tree indexes in well under a tenth of it). */
 export const HISTORY_MAX_BYTES = 512 * 1024 * 1024;
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesUnder } from '../../../scripts/lib/files.ts';
-import { LocalLane } from '../view/search/lane.ts';
+import { LocalLane, type LaneJob, type LaneResult } from '../view/search/lane.ts';
 import { SearchPool } from '../view/search/pool.ts';
 import type { SearchOutcome, SearchRequest } from '../view/search/run.ts';
 import { Engine } from './engine.ts';
@@ -78,3 +78,45 @@ describe.each([true, false])('history scope (pool: %s)', (pool) => {
 		expect(rareIndex.ok && rareIndex.history!.candidates).toBeLessThan(5);
 	});
 });
+
+/** A lane on this thread that notes, for each session decoded from its index, whether its bytes came along. */
+class SpyLane extends LocalLane {
+	bytes: boolean[] = [];
+	run(job: LaneJob): Promise<LaneResult> {
+		if (job.indexed) this.bytes.push(!!job.indexText);
+		return super.run(job);
+	}
+	runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
+		for (const j of jobs) if (j.indexed) this.bytes.push(!!j.indexText);
+		return super.runBatch(jobs);
+	}
+}
+
+describe('history scope with the lanes keeping what they decoded', () => {
+	it('the field’s focus decodes the history into the lanes once it is indexed; later queries send no bytes and answer as the scan', async () => {
+		const lanes = [new SpyLane(20_000_000), new SpyLane(20_000_000)];
+		const e = new Engine({ searchPool: () => new SearchPool(lanes, () => new LocalLane(1_000_000)) });
+		const out = await e.load(1, { files });
+		if (!out.ok || !out.scanned) throw new Error('expected a listed (scanned) drop');
+		// Not before the history index is ready.
+		expect((await e.prepareSearch([], true)).warmed).toBe(0);
+		expect((await e.history.start()).ready).toBe(true);
+		const warmed = (await e.prepareSearch([], true)).warmed!;
+		// Every listed session but the one the load built (its text is the engine's own).
+		expect(warmed).toBe(25);
+		expect(lanes.flatMap((l) => l.bytes).filter(Boolean).length).toBe(25);
+		expect((await e.prepareSearch([], true)).warmed).toBe(0);
+		for (const l of lanes) l.bytes = [];
+		let gen = 1;
+		for (const q of [{ query: 'parser', ids: true, maxHits: 50 }, { query: 'rows\\d+ = walk', options: { regex: true }, ids: true }] as SearchRequest[]) {
+			const scan = await e.search(gen++, q, []);
+			const history = await e.search(gen++, { ...q, history: true }, []);
+			expect(scan.ok && scan.total).toBeGreaterThan(0);
+			expect(strip(history), q.query).toEqual(strip(scan));
+		}
+		const sent = lanes.flatMap((l) => l.bytes);
+		expect(sent.length).toBeGreaterThan(0);
+		expect(sent.every((b) => !b)).toBe(true);
+	});
+});
+

@@ -57,7 +57,7 @@ export class Engine {
     const catalog = this.#catalog;
     this.#sessions = new Sessions(catalog, { builtBudget: opts.builtBudget, rowIndex: opts.rowIndex });
     this.#loads = new Loads(catalog, this.#sessions);
-    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog)) });
+    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog)), historyReady: () => this.history.status().ready });
     this.#usage = new Usage(this.#sessions);
     this.#exports = new Exports(this.#sessions);
     this.#follow = new Follow(catalog, this.#sessions);
@@ -142,8 +142,8 @@ export class Engine {
     return this.#foreground.run(() => this.#search.search(generation, request, keys, onBatch));
   }
 
-  prepareSearch(keys: string[]) {
-    return this.#search.prepareSearch(keys);
+  prepareSearch(keys: string[], history = false) {
+    return this.#search.prepareSearch(keys, history);
   }
 
   searchCached(generation: number, request: SearchRequest, keys: string[], getFiles: (key: string) => Promise<InputFile[] | null>, onBatch?: (b: SearchBatch) => void) {

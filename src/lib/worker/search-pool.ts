@@ -14,22 +14,31 @@ export function poolSize(cores: number | undefined): number {
   return Math.min(4, Math.max(2, cores ?? 2));
 }
 
+/** Characters of history search text the lanes keep decoded, all lanes together (lane.ts
+ *  `resident`): the whole searchable text of the generated 1 GB / 1,500-session tree (about
+ *  250 M characters, one byte each in V8 for Latin-1 text) fits, so a broad query after the first
+ *  scans kept text. Memory: see the commit (renderer PSS after the history queries). */
+export const HISTORY_RESIDENT_CHARS = 320_000_000;
+/** A lane lets its resident history text go after this long without a search (lane.ts). */
+export const HISTORY_RESIDENT_IDLE_MS = 5 * 60_000;
+
 /** A pool of search workers, or null where workers cannot be started here. */
-export function startSearchPool(totalChars: number): SearchPool | null {
+export function startSearchPool(totalChars: number, residentChars = HISTORY_RESIDENT_CHARS): SearchPool | null {
   if (typeof Worker === 'undefined') return null;
   const n = poolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
   const perLane = Math.floor(totalChars / n);
+  const residentPerLane = Math.floor(residentChars / n);
   const lanes: SearchLane[] = [];
   try {
-    for (let i = 0; i < n; i++) lanes.push(workerLane(perLane));
+    for (let i = 0; i < n; i++) lanes.push(workerLane(perLane, residentPerLane));
   } catch {
     for (const l of lanes) l.dispose?.();
     return null;
   }
-  return new SearchPool(lanes, () => new LocalLane(perLane));
+  return new SearchPool(lanes, () => new LocalLane(perLane, residentPerLane, HISTORY_RESIDENT_IDLE_MS));
 }
 
-function workerLane(maxChars: number): SearchLane {
+function workerLane(maxChars: number, residentChars: number): SearchLane {
   const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<SearchWorkerApi>(worker);
   // A worker whose module fails to load never answers: its error fails the jobs in flight, so the
@@ -41,20 +50,28 @@ function workerLane(maxChars: number): SearchLane {
     for (const reject of waiting) reject(failed);
     waiting.clear();
   });
-  void api.init(maxChars);
+  void api.init(maxChars, residentChars, HISTORY_RESIDENT_IDLE_MS);
+  const guarded = <T>(call: () => Promise<T>): Promise<T> => {
+    if (failed) return Promise.reject(failed);
+    return new Promise<T>((resolve, reject) => {
+      waiting.add(reject);
+      call()
+        .then(resolve, reject)
+        .finally(() => waiting.delete(reject));
+    });
+  };
   return {
     run(job: LaneJob): Promise<LaneResult> {
-      if (failed) return Promise.reject(failed);
-      return new Promise<LaneResult>((resolve, reject) => {
-        waiting.add(reject);
-        // The files are read here, on the engine's thread, and their bytes moved to the lane: a
-        // read's data arrives only while its thread is free, and a lane's thread is busy building.
-        // (Not for a session the lane keeps the text of: a repeated query reads nothing.)
-        (job.kept || job.indexText ? Promise.resolve(job) : withBytes(job))
-          .then((j) => api.run(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))))
-          .then(resolve, reject)
-          .finally(() => waiting.delete(reject));
-      });
+      // The files are read here, on the engine's thread, and their bytes moved to the lane: a
+      // read's data arrives only while its thread is free, and a lane's thread is busy building.
+      // (Not for a session the lane keeps the text of: a repeated query reads nothing.)
+      return guarded(() =>
+        (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))))
+      );
+    },
+    // Batches are of kept sessions only (pool.ts): nothing to read, nothing to move.
+    runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
+      return guarded(() => api.runBatch(jobs));
     },
     skipBefore(generation: number) {
       void api.skipBefore(generation);
@@ -89,6 +106,8 @@ function submitTo(pool: SearchPool, session: PoolSession, rest: () => Omit<LaneJ
   // Only what picking needs crosses to the lane (a listing entry also carries its title and more).
   const { key, id, project, harness, files } = session.listed;
   const listed = { key, id, project, harness, files };
-  // A session decoded from its index needs no files read.
-  return pool.submit(session.cacheKey, size, () => ({ ...session, files: session.indexText ? [] : session.files, listed, ...rest() }));
+  // A session decoded from its index needs no files read, and its bytes only where the lane has
+  // not kept its text (`kept`: the lane said it has; if it let it go since, it asks again).
+  const indexed = session.indexText !== undefined;
+  return pool.submit(session.cacheKey, size, (kept) => ({ ...session, indexText: kept ? undefined : session.indexText, indexed, files: indexed ? [] : session.files, listed, ...rest() }));
 }

@@ -9,14 +9,19 @@ import { indexSession, type HistoryJob } from '../view/history/lane.ts';
 let state: LaneState | null = null;
 
 const api = {
-  /** Sets this lane's text budget (characters); called once, before the first job. */
-  init(maxChars: number): void {
-    state = new LaneState(maxChars);
+  /** Sets this lane's text budgets (characters: built sessions, history-decoded ones, and how long
+   *  the latter stay without a job); called once, before the first job. */
+  init(maxChars: number, residentChars: number, residentIdleMs: number): void {
+    state = new LaneState(maxChars, residentChars, residentIdleMs);
   },
   run(job: LaneJob) {
     // init() is the pool's first message to the lane, so it has run (comlink keeps the order).
     if (!state) throw new Error('search worker used before init()');
     return state.run(job);
+  },
+  runBatch(jobs: LaneJob[]) {
+    if (!state) throw new Error('search worker used before init()');
+    return state.runBatch(jobs);
   },
   skipBefore(generation: number): void {
     state?.skipBefore(generation);

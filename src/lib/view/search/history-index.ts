@@ -4,10 +4,12 @@
 // - `filter`: a Bloom filter of the trigrams of the session's text under a fold key (case and
 //   diacritics folded, per code point). A query's literal can only match a session whose filter
 //   holds all of the literal's trigrams; no false negatives, a few false positives.
-// - `text`: the fields themselves (text and landing data), JSON, deflated. Candidates are verified
-//   by the existing scan over these fields, so hits, snippets and counts are the scan's own.
+// - `text`: the fields themselves (text and landing data), deflated (history-text.ts: a format
+//   made to decode fast). Candidates are verified by the existing scan over these fields, so
+//   hits, snippets and counts are the scan's own.
 // Measured against SQLite FTS5 (trigram tokenizer) before choosing: see history-query.ts.
 import type { SearchField } from './fields.ts';
+import { decodeFields, encodeFields } from './history-text.ts';
 import { foldDiacritics } from './query.ts';
 
 export interface GramFilter {
@@ -21,13 +23,14 @@ export interface SessionSearchIndex {
 	/** Format version: an index of another version is rebuilt, never read. */
 	v: number;
 	filter: GramFilter;
-	/** The fields, JSON, deflate-raw compressed. */
+	/** The fields, encoded and deflated by history-text.ts. */
 	text: Uint8Array;
 	fields: number;
 	chars: number;
 }
 
-export const SEARCH_INDEX_VERSION = 1;
+/** 2: `text` in history-text.ts's format (1 was the fields' JSON). */
+export const SEARCH_INDEX_VERSION = 2;
 /** Filter bits per distinct entry (about 2 % false positives per entry with k = 5). */
 const BITS_PER_GRAM = 8;
 const PROBES = 5;
@@ -183,7 +186,7 @@ export async function buildSearchIndex(fields: readonly SearchField[]): Promise<
 		textGrams(f.text, grams);
 		chars += f.text.length;
 	}
-	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams), text: await deflate(JSON.stringify(fields)), fields: fields.length, chars };
+	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams), text: await encodeFields(fields), fields: fields.length, chars };
 }
 
 /** The fields an index was built from, as they were. */
@@ -192,8 +195,8 @@ export function indexFields(index: SessionSearchIndex): Promise<SearchField[]> {
 }
 
 /** The fields from an index's `text` alone (what crosses to a search lane). */
-export async function fieldsOfIndexText(text: Uint8Array): Promise<SearchField[]> {
-	return JSON.parse(await inflate(text)) as SearchField[];
+export function fieldsOfIndexText(text: Uint8Array): Promise<SearchField[]> {
+	return decodeFields(text);
 }
 
 /** Bytes an index takes when stored (what the history budget counts). */
@@ -205,14 +208,4 @@ export function indexBytes(index: SessionSearchIndex): number {
 export function isSearchIndex(v: unknown): v is SessionSearchIndex {
 	const x = v as SessionSearchIndex | null;
 	return !!x && x.v === SEARCH_INDEX_VERSION && x.text instanceof Uint8Array && x.filter?.bits instanceof Uint32Array;
-}
-
-async function deflate(s: string): Promise<Uint8Array> {
-	const stream = new Blob([s]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-	return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-async function inflate(bytes: Uint8Array): Promise<string> {
-	const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-	return new Response(stream).text();
 }

@@ -3,7 +3,10 @@
 // for a session it builds), then run the query over all of it and send back only the hits and
 // the count. A lane is a search worker (worker/search.worker.ts) or, where workers cannot start
 // (Node, tests), the engine's own thread; both run this function, so they find the same hits.
-// A session with a history search index is decoded from it instead of built (history-index.ts).
+// A session with a history search index is decoded from it instead of built (history-index.ts)
+// and kept resident in the lane that decoded it, within its own budget (`residentChars`): the
+// pool sends that session's next queries back here without its bytes (pool.ts), in batches, so
+// a broad history query costs a scan of kept text, not a decode per session per query.
 import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile, LoadedSession } from '../../ingest/types.ts';
 import { buildChatRows } from '../chat/index.ts';
@@ -34,6 +37,8 @@ export interface LaneJob {
 	kept?: boolean;
 	/** The session's indexed fields (SessionSearchIndex.text): decoded instead of building the session. */
 	indexText?: Uint8Array;
+	/** Decoded from its index: indexText is left out when the lane reported keeping the text. */
+	indexed?: boolean;
 }
 
 export interface LaneResult {
@@ -49,11 +54,16 @@ export interface LaneResult {
 	evicted: string[];
 	/** Time the lane spent on this session (build and scan), ms. */
 	ms: number;
+	/** The job came without its index text for a session the lane no longer keeps: send it again with it. */
+	missing?: boolean;
 }
 
 /** Each search lane runs jobs one after another through this. */
 export interface SearchLane {
 	run(job: LaneJob): Promise<LaneResult>;
+	/** Several jobs of one query, in the query's session order, in one round trip (kept sessions:
+	 *  each is a short scan, where a message per session would cost more than the scan). */
+	runBatch?(jobs: LaneJob[]): Promise<LaneResult[]>;
 	/** Jobs of an older generation still waiting in the lane are skipped (a newer query replaced them). */
 	skipBefore?(generation: number): void;
 	/** Forgets the kept text (a new drop replaced the sessions). */
@@ -69,23 +79,64 @@ export function fieldsOfLoaded(loaded: LoadedSession): SearchField[] {
 /** The state of one lane: its bounded text cache, the last query it compiled, the jobs waiting. */
 export class LaneState {
 	readonly cache: SessionTextCache;
+	/** Sessions decoded from their history search index, kept while there is room (never evicted:
+	 *  a history query goes through every session in the same order, and an LRU under such a scan
+	 *  would keep nothing the next query needs). */
+	readonly resident: SessionTextCache;
 	#evicted: string[] = [];
 	#compiled: { sig: string; matcher: Matcher | null } = { sig: '', matcher: null };
 	/** Jobs run one after another (one build in memory at a time); this is the last one's end. */
 	#tail: Promise<unknown> = Promise.resolve();
 	#skipBefore = 0;
 
-	constructor(maxChars: number) {
+	/** The resident text is let go after this long without a job (ms; 0: kept until cleared): it is
+	 *  hundreds of MB for a big history, worth its memory while someone searches, not for the rest
+	 *  of the visit. The pool still routes those sessions here; the lane answers `missing` and gets
+	 *  their bytes again. */
+	#residentIdleMs: number;
+	#idleTimer: ReturnType<typeof setTimeout> | null = null;
+
+	constructor(maxChars: number, residentChars = maxChars, residentIdleMs = 0) {
 		this.cache = new SessionTextCache(maxChars, (k) => this.#evicted.push(k));
+		this.resident = new SessionTextCache(residentChars);
+		this.#residentIdleMs = residentIdleMs;
+	}
+
+	/** A job came: the resident text's idle clock starts again when it is done. */
+	#touch(): void {
+		if (!this.#residentIdleMs) return;
+		if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+		this.#idleTimer = setTimeout(() => {
+			this.#idleTimer = null;
+			this.resident.clear();
+		}, this.#residentIdleMs);
+	}
+
+	/** Jobs in the query's session order: each one's hit budget less the hits the ones before it
+	 *  found (those come first in the answer, so the cut is the one the run makes anyway). */
+	async runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
+		const out: LaneResult[] = [];
+		let used = 0;
+		for (const job of jobs) {
+			const r = await this.run({ ...job, maxHits: Math.max(0, job.maxHits - used) });
+			used += r.hits.length;
+			out.push(r);
+		}
+		return out;
+	}
+
+	#kept(cacheKey: string) {
+		return this.cache.get(cacheKey) ?? this.resident.get(cacheKey);
 	}
 
 	run(job: LaneJob): Promise<LaneResult> {
 		// The job's files are read now, while the job before it builds (the pool sends a lane its next
 		// job early for this), unless they came read already (a worker lane's files are read on the
 		// engine's thread: search-pool.ts). The lane's thread then never waits on a read.
-		const read = job.generation < this.#skipBefore || this.cache.get(job.cacheKey) || job.indexText ? null : readAhead(job.files);
+		const read = job.generation < this.#skipBefore || this.#kept(job.cacheKey) || job.indexed || job.indexText ? null : readAhead(job.files);
 		const done = this.#tail.then(() => (job.generation < this.#skipBefore ? this.#skipped() : this.#run(job, read)));
 		this.#tail = done.catch(() => undefined);
+		void done.finally(() => this.#touch()).catch(() => undefined);
 		return done;
 	}
 
@@ -95,6 +146,7 @@ export class LaneState {
 
 	clear(): void {
 		this.cache.clear();
+		this.resident.clear();
 		this.#evicted = [];
 	}
 
@@ -105,20 +157,20 @@ export class LaneState {
 	async #run(job: LaneJob, read: Promise<InputFile[] | null> | null): Promise<LaneResult> {
 		const started = performance.now();
 		const matcher = this.#matcher(job);
-		let text = this.cache.get(job.cacheKey);
+		const indexed = job.indexed || job.indexText !== undefined;
+		let text = this.#kept(job.cacheKey);
 		if (!text) {
+			if (indexed && !job.indexText) return { ok: false, missing: true, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: 0 };
 			const fields = job.indexText ? await fieldsOfIndexText(job.indexText).catch(() => null) : await loadListed(job.listed, (await read) ?? job.files).then((l) => (l ? fieldsOfLoaded(l) : null), () => null);
 			if (!fields) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
-			// A session decoded from its index is kept only while there is room: a history query goes
-			// through every session in the same order, and evicting the oldest for each would leave
-			// nothing kept by the next query (an LRU under a sequential scan). Its text is cheap to
-			// decode again; a session built from its files is kept as before (it is costly to build).
-			text = job.indexText && this.cache.chars + textChars(fields) > this.cache.maxChars ? { fields, folded: [], chars: 0 } : this.cache.set(job.cacheKey, fields);
+			// A session decoded from its index is kept while the resident budget has room, never
+			// evicted; a session built from its files goes to the LRU as before (costly to build).
+			text = indexed ? (this.resident.chars + textChars(fields) > this.resident.maxChars ? { fields, folded: [], chars: 0 } : this.resident.set(job.cacheKey, fields)) : this.cache.set(job.cacheKey, fields);
 		}
 		// A query that does not compile never reaches a lane (the run reports it first).
 		const ids = job.ids ? [] : undefined;
 		const { hits, counted } = matcher ? scanFields(text.fields, 0, text.fields.length, matcher, job.scope, job.key, job.maxHits, text.folded, ids) : { hits: [], counted: 0 };
-		return { ok: true, hits, counted, ids, cached: this.cache.get(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
+		return { ok: true, hits, counted, ids, cached: this.#kept(job.cacheKey) !== undefined, evicted: this.#takeEvicted(), ms: performance.now() - started };
 	}
 
 	#matcher(job: LaneJob): Matcher | null {
@@ -151,11 +203,14 @@ export function readAhead(files: InputFile[]): Promise<InputFile[] | null> | nul
 /** A lane on the calling thread (no workers: Node, tests, a browser that cannot nest them). */
 export class LocalLane implements SearchLane {
 	readonly state: LaneState;
-	constructor(maxChars: number) {
-		this.state = new LaneState(maxChars);
+	constructor(maxChars: number, residentChars = maxChars, residentIdleMs = 0) {
+		this.state = new LaneState(maxChars, residentChars, residentIdleMs);
 	}
 	run(job: LaneJob): Promise<LaneResult> {
 		return this.state.run(job);
+	}
+	runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
+		return this.state.runBatch(jobs);
 	}
 	skipBefore(generation: number): void {
 		this.state.skipBefore(generation);

@@ -192,4 +192,44 @@ describe('SearchPool', () => {
 		expect(fallbackRuns).toBe(5);
 		expect((await pool.submit('zz', 1, job('zz')))?.counted).toBe(2);
 	});
+
+	it('sends a lane the sessions it keeps in batches, in order, without their index bytes; one it let go is sent again with them', async () => {
+		const bytes = new Uint8Array([1, 2, 3]);
+		// A lane on this thread that keeps what it is sent (its text is the key), except what the test drops.
+		const dropped = new Set<string>();
+		const kept = new Set<string>();
+		const batches: string[][] = [];
+		const singles: { key: string; bytes: boolean }[] = [];
+		const answer = (j: LaneJob): LaneResult => {
+			if (!j.indexText && !kept.has(j.cacheKey)) return { ok: false, missing: true, hits: [], counted: 0, cached: false, evicted: [], ms: 0 };
+			kept.add(j.cacheKey);
+			return { ok: true, hits: [], counted: j.cacheKey.charCodeAt(0), cached: true, evicted: [], ms: 0 };
+		};
+		const lane: SearchLane = {
+			run: async (j) => {
+				singles.push({ key: j.cacheKey, bytes: !!j.indexText });
+				return answer(j);
+			},
+			runBatch: async (js) => {
+				batches.push(js.map((j) => j.cacheKey));
+				for (const k of dropped) kept.delete(k);
+				return js.map(answer);
+			}
+		};
+		const pool = new SearchPool([lane], noFallback);
+		const keys = 'abcdefghij'.split('');
+		const indexJob = (key: string) => (k: boolean) => ({ ...job(key)(), indexed: true, indexText: k ? undefined : bytes });
+		const first = await Promise.all(keys.map((k) => pool.submit(k, 1, indexJob(k))));
+		expect(first.map((r) => r?.counted)).toEqual(keys.map((k) => k.charCodeAt(0)));
+		expect(batches).toEqual([]);
+		expect(singles.every((s) => s.bytes)).toBe(true);
+		singles.length = 0;
+		dropped.add('d');
+		const again = await Promise.all(keys.map((k) => pool.submit(k, 1, indexJob(k))));
+		expect(again.map((r) => r?.counted)).toEqual(keys.map((k) => k.charCodeAt(0)));
+		// Two in flight at most: the first batch, then the rest; d was let go, so it went again with its bytes.
+		expect(batches.flat()).toEqual(keys);
+		expect(batches.length).toBeLessThanOrEqual(2);
+		expect(singles).toEqual([{ key: 'd', bytes: true }]);
+	});
 });

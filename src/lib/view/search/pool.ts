@@ -9,14 +9,20 @@
 // trip or a read and holds at most its cache, one build and one session's bytes. A cancel drops
 // what is still queued here and tells the lanes to skip what waits there; a job already running
 // finishes (a build cannot be cut short), but what it found is dropped.
+// Sessions a lane keeps go to it in batches (up to BATCH a message, in the query's order): a
+// kept session is a short scan, and one round trip per session would cost more than the scans.
+// A job is made knowing whether its lane keeps the session (`job(kept)`): a session decoded
+// from its history index is then sent without its bytes; a lane that no longer has it answers
+// `missing`, and the job goes again with them.
 import type { LaneJob, LaneResult, SearchLane } from './lane.ts';
 
 interface Task {
 	cacheKey: string;
 	/** Bytes of the session's files (the first lane takes the largest first). */
 	size: number;
-	/** The job, made when a lane takes it (the hit budget left is known only then). */
-	job: () => Omit<LaneJob, 'generation'>;
+	/** The job, made when a lane takes it (the hit budget left is known only then); `kept`: that
+	 *  lane reported keeping the session's text. */
+	job: (kept: boolean) => Omit<LaneJob, 'generation'>;
 	resolve: (r: LaneResult | null) => void;
 	generation: number;
 }
@@ -31,6 +37,8 @@ interface LaneSlot {
 
 /** Jobs sent to one lane at a time: one running, one waiting there. */
 const DEPTH = 2;
+/** Kept sessions sent to a lane in one message. */
+const BATCH = 32;
 
 export class SearchPool {
 	#slots: LaneSlot[];
@@ -56,7 +64,7 @@ export class SearchPool {
 	}
 
 	/** Queues one session; resolves with its result, or null when a cancel dropped it. */
-	submit(cacheKey: string, size: number, job: () => Omit<LaneJob, 'generation'>): Promise<LaneResult | null> {
+	submit(cacheKey: string, size: number, job: (kept: boolean) => Omit<LaneJob, 'generation'>): Promise<LaneResult | null> {
 		return new Promise((resolve) => {
 			const task: Task = { cacheKey, size, job, resolve, generation: this.#generation };
 			const owner = this.#owner.get(cacheKey);
@@ -71,6 +79,11 @@ export class SearchPool {
 				});
 			}
 		});
+	}
+
+	/** Whether a lane reported keeping this session's text. */
+	keeps(cacheKey: string): boolean {
+		return this.#owner.get(cacheKey)?.dead === false;
 	}
 
 	/** Drops every queued session (their promises resolve with null); running ones are discarded when they return. */
@@ -103,6 +116,12 @@ export class SearchPool {
 			filled = false;
 			for (const slot of this.#slots) {
 				if (slot.running >= DEPTH || slot.dead) continue;
+				const batch = this.#keptBatch(slot);
+				if (batch) {
+					void this.#startBatch(slot, batch);
+					filled = true;
+					continue;
+				}
 				const task = this.#next(slot);
 				if (!task) continue;
 				void this.#start(slot, task);
@@ -110,6 +129,35 @@ export class SearchPool {
 			}
 		}
 		if (!this.size) this.#drainToFallback();
+	}
+
+	/** Two or more of the lane's own sessions it still keeps, from the front of its queue (a lane
+	 *  that cannot take a batch gets them one by one). */
+	#keptBatch(slot: LaneSlot): Task[] | null {
+		if (!slot.lane.runBatch) return null;
+		let n = 0;
+		while (n < slot.queue.length && n < BATCH && this.#owner.get(slot.queue[n].cacheKey) === slot) n++;
+		return n >= 2 ? slot.queue.splice(0, n) : null;
+	}
+
+	async #startBatch(slot: LaneSlot, tasks: Task[]): Promise<void> {
+		slot.running++;
+		for (const t of tasks) this.#running.add(t);
+		let results: LaneResult[] | null = null;
+		try {
+			results = await slot.lane.runBatch!(tasks.map((t) => ({ ...t.job(true), generation: t.generation, kept: true })));
+		} catch {
+			results = null;
+		}
+		slot.running--;
+		for (const t of tasks) this.#running.delete(t);
+		if (!results) {
+			// The lane failed: each task goes again on its own (the failure path of #start).
+			for (const t of tasks) void this.#start(slot, t);
+			return;
+		}
+		for (let i = 0; i < tasks.length; i++) this.#settle(slot, tasks[i], results[i]);
+		this.#pump();
 	}
 
 	/** The lane's own sessions first, then the shared queue, then sessions another lane no longer keeps. */
@@ -137,7 +185,8 @@ export class SearchPool {
 		this.#running.add(task);
 		let result: LaneResult | null = null;
 		try {
-			result = await slot.lane.run({ ...task.job(), generation: task.generation, kept: this.#owner.get(task.cacheKey) === slot });
+			const kept = this.#owner.get(task.cacheKey) === slot;
+			result = await slot.lane.run({ ...task.job(kept), generation: task.generation, kept });
 		} catch {
 			this.#running.delete(task);
 			slot.running--;
@@ -154,10 +203,21 @@ export class SearchPool {
 		}
 		this.#running.delete(task);
 		slot.running--;
+		this.#settle(slot, task, result);
+		this.#pump();
+	}
+
+	/** A task's result: what the lane keeps now, and the answer (null when a cancel came first). */
+	#settle(slot: LaneSlot, task: Task, result: LaneResult): void {
 		for (const k of result.evicted) if (this.#owner.get(k) === slot) this.#owner.delete(k);
 		if (result.cached) this.#owner.set(task.cacheKey, slot);
+		else if (this.#owner.get(task.cacheKey) === slot) this.#owner.delete(task.cacheKey);
+		if (result.missing) {
+			// Sent without its bytes to a lane that had let it go: again, with them.
+			void this.#start(slot, task);
+			return;
+		}
 		task.resolve(task.generation === this.#generation ? result : null);
-		this.#pump();
 	}
 
 	/** No lane left: the calling thread runs what is queued, one at a time. */
@@ -167,7 +227,7 @@ export class SearchPool {
 		this.#shared = [];
 		this.#fallbackRun = this.#fallbackRun.then(async () => {
 			for (const t of tasks) {
-				const r = t.generation === this.#generation ? await lane.run({ ...t.job(), generation: t.generation }).catch(() => null) : null;
+				const r = t.generation === this.#generation ? await lane.run({ ...t.job(false), generation: t.generation }).catch(() => null) : null;
 				t.resolve(t.generation === this.#generation ? r : null);
 			}
 		});

@@ -16,7 +16,7 @@ import { scanInPool } from '../search-pool.ts';
 import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
 
 /** The history search indexes as the search sees them (history-search.ts). */
-type HistoryIndexes = Pick<HistorySearch, 'sources'>;
+type HistoryIndexes = Pick<HistorySearch, 'sources' | 'get'>;
 
 export class Search {
   #catalog: Listing;
@@ -30,9 +30,18 @@ export class Search {
   #startPool: () => SearchPool | null;
 
   #history: HistoryIndexes;
+  /** A number per search index object, for the lanes' cache keys. */
+  #indexIds = new WeakMap<SessionSearchIndex, number>();
+  /** Sessions a history warm-up has sent to the lanes and not heard back of. */
+  #warming = new Set<string>();
+  #nextIndexId = 0;
 
-  constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null; history: HistoryIndexes }) {
+  /** Whether the history index has read every listed session (the root asks the history service). */
+  #historyReady: () => boolean;
+
+  constructor(catalog: Listing, sessions: SessionSource, opts: { cachedChars: number; startPool: () => SearchPool | null; history: HistoryIndexes; historyReady?: () => boolean }) {
     this.#catalog = catalog;
+    this.#historyReady = opts.historyReady ?? (() => true);
     this.#sessions = sessions;
     this.#history = opts.history;
     this.#cachedSearch = new SessionTextCache(opts.cachedChars);
@@ -58,24 +67,58 @@ export class Search {
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
     if (this.#pool === undefined && picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.#pool = this.#startPool();
     const pool = this.#pool ?? null;
-    const lane = (key: string, indexText?: Uint8Array) => {
-      const listed = this.#catalog.listed(key);
-      if (!pool || !listed || sessions.isBuilt(key) || this.#cachedSearch.get(key)) return undefined;
-      return scanInPool(pool, request, { cacheKey: `${this.#catalog.generation}:${key}`, key, files: this.#catalog.listedFiles(listed), listed, indexText });
+    const lane = (key: string, index?: SessionSearchIndex) => {
+      const session = pool && this.#poolSession(key, index);
+      return session ? scanInPool(pool, request, session) : undefined;
     };
     const scanSource = (key: string) => ({ key, fields: () => (sessions.isBuilt(key) ? sessions.searchFields(key) : this.#listedFields(key, signal)), scan: lane(key) });
     const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
     if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
     // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
     const fromIndex = (key: string, index: SessionSearchIndex) =>
-      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index.text) };
+      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index) };
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
   }
 
-  /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got focus). */
-  async prepareSearch(keys: string[]): Promise<{ fields: number; chars: number; ms: number }> {
+  /** A listed session as the pool searches it (from its index when it has one); null when the
+   *  pool is not for it (built, or in the engine's own text cache). */
+  #poolSession(key: string, index?: SessionSearchIndex) {
+    const listed = this.#catalog.listed(key);
+    if (!listed || this.#sessions.isBuilt(key) || this.#cachedSearch.get(key)) return null;
+    // Text decoded from an index is kept under that index (a followed session's new one is another).
+    const cacheKey = `${this.#catalog.generation}:${key}${index ? `#${this.#indexId(index)}` : ''}`;
+    return { cacheKey, key, files: this.#catalog.listedFiles(listed), listed, indexText: index?.text };
+  }
+
+  /** History scope, the field got focus: once the history index has read every listed session, the
+   *  lanes decode the indexed ones they do not keep yet (an empty query: decoded and kept, nothing
+   *  scanned), so the first query scans kept text instead of decoding ~250 M characters. Not while
+   *  the history is still indexing (its lanes need the memory). A query cancels what has not
+   *  started. Resolves when done or cut short, with how many sessions were decoded. */
+  async #warmHistory(): Promise<number> {
+    const listed = this.#catalog.sessions();
+    if (!listed.length || !this.#historyReady()) return 0;
+    if (this.#pool === undefined) this.#pool = this.#startPool();
+    const pool = this.#pool;
+    if (!pool) return 0;
+    const jobs: Promise<unknown>[] = [];
+    for (const s of listed) {
+      const index = this.#history.get(s.key);
+      const session = index && this.#poolSession(s.key, index);
+      // Kept already, or on its way from a warm-up in flight: nothing to send.
+      if (!session || pool.keeps(session.cacheKey) || this.#warming.has(session.cacheKey)) continue;
+      this.#warming.add(session.cacheKey);
+      jobs.push(scanInPool(pool, { query: '' }, session)(() => 0).finally(() => this.#warming.delete(session.cacheKey)));
+    }
+    return (await Promise.all(jobs)).filter(Boolean).length;
+  }
+
+  /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got
+   *  focus); `history`: the history scope's field (#warmHistory). */
+  async prepareSearch(keys: string[], history = false): Promise<{ fields: number; chars: number; ms: number; warmed?: number }> {
+    if (history) return { fields: 0, chars: 0, ms: 0, warmed: await this.#warmHistory() };
     const started = performance.now();
     let fields = 0;
     let chars = 0;
@@ -112,6 +155,12 @@ export class Search {
   /** Stops the search in flight (the field was cleared or closed). */
   cancelSearch(generation: number): void {
     if (generation >= this.#searchGeneration) this.#newSearch(generation + 1);
+  }
+
+  #indexId(index: SessionSearchIndex): number {
+    let id = this.#indexIds.get(index);
+    if (id === undefined) this.#indexIds.set(index, (id = ++this.#nextIndexId));
+    return id;
   }
 
   #newSearch(generation: number): AbortSignal {
