@@ -6,19 +6,16 @@
 // tokens must be identical; cost within 0.5 % per row and in total, or the row names the
 // price-table difference that explains it (a model one table prices and the other does not, or
 // prices differently: found from both sides' per-model costs).
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { loadSessions } from '../../src/lib/ingest/load-files.ts';
 import type { InputFile, LoadedSession } from '../../src/lib/ingest/types.ts';
 import { billedCalls } from '../../src/lib/view/history/calls.ts';
 import { usageReport } from '../../src/lib/view/history/reports.ts';
 import type { BilledCall, UsageRow } from '../../src/lib/view/history/types.ts';
+import { runCcusage as runCcusageMjs } from './ccusage.mjs';
 import { filesUnder } from './files.ts';
 
-const REPO = resolve(fileURLToPath(import.meta.url), '../../..');
 export const COST_TOLERANCE = 0.005;
 
 export type Report = 'daily' | 'session' | 'blocks';
@@ -110,39 +107,9 @@ function whereOf(s: LoadedSession) {
   return { sessionKey: s.key, project: leaf ? dirOf(leaf.path) : '', harness: s.meta.harness ?? 'claude-code' };
 }
 
-/** A CLAUDE_CONFIG_DIR whose projects/ is `dir` (a temporary link when dir is not called projects). */
-function configDirFor(dir: string): { config: string; cleanup: () => void } {
-  const root = resolve(dir);
-  if (basename(root) === 'projects') return { config: resolve(root, '..'), cleanup: () => {} };
-  const tmp = mkdtempSync(join(tmpdir(), 'loupe-ccusage-'));
-  symlinkSync(root, join(tmp, 'projects'), 'dir');
-  return { config: tmp, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
-}
-
-export function ccusageBin(): string {
-  // The Linux x64 build of ccusage 20.0.24, pinned on its own: the `ccusage` package's other
-  // platform builds of that version are not on the registry, so npm ci could not lock it. Its
-  // wrapper package set the execute bit; installed directly, the binary arrives without it.
-  const bin = join(REPO, 'node_modules', '@ccusage', 'ccusage-linux-x64', 'bin', 'ccusage');
-  if (!existsSync(bin)) throw new Error('ccusage is not installed (npm ci installs the pinned optional dependency @ccusage/ccusage-linux-x64@20.0.24 on Linux x64)');
-  if (!(statSync(bin).mode & 0o111)) chmodSync(bin, 0o755);
-  return bin;
-}
-
-/** ccusage's JSON for one report; HOME is an empty folder so no other agent's data is read. */
+/** ccusage's JSON for one report, and its wall time (scripts/lib/ccusage.mjs). */
 export function runCcusage(dir: string, report: Report): { json: Record<string, unknown>; ms: number } {
-  const { config, cleanup } = configDirFor(dir);
-  const home = mkdtempSync(join(tmpdir(), 'loupe-home-'));
-  try {
-    const t = performance.now();
-    const r = spawnSync(ccusageBin(), [report, '--json', '--offline', '-z', 'UTC'], { encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: config, NO_COLOR: '1' }, maxBuffer: 1 << 30 });
-    const ms = performance.now() - t;
-    if (r.status !== 0) throw new Error(`ccusage ${report} failed (${r.status}): ${r.stderr}`);
-    return { json: JSON.parse(r.stdout) as Record<string, unknown>, ms };
-  } finally {
-    cleanup();
-    rmSync(home, { recursive: true, force: true });
-  }
+  return runCcusageMjs(dir, report);
 }
 
 type Obj = Record<string, unknown>;

@@ -118,6 +118,8 @@ test('hostile transcripts: nothing runs, the payloads read as text', async ({ pa
       await closed.first().click();
     }
     await expect(page.locator('[data-row-kind]').first()).toBeAttached();
+    // Markdown shows as plain text until marked + DOMPurify are loaded: check what they rendered.
+    await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
     const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
     expect(pwned, `a payload ran in ${file}`).toBeUndefined();
     expect(await page.locator('main script, main iframe, main object, main embed').count()).toBe(0);

@@ -80,6 +80,9 @@ test('the dashboard draws, switches to UTC, drills from a day to its sessions an
   const dash = page.locator('[data-history-usage]');
   await expect(dash.locator('[data-chart=history-cost-by-day] [data-day]')).toHaveCount(2);
   await expect(dash.locator('[data-chart=history-blocks] rect[data-block]')).toHaveCount(4);
+  // Drawn a step per frame: the last step says so, with every table there.
+  await expect(dash).toHaveAttribute('data-drawn', '');
+  await expect(dash.locator('[data-table]')).toHaveCount(5); // one agent: no harness table
   await expect(dash.locator('[data-history-total]')).toContainText('unpriced');
   await expect(dash.locator('[data-history-total]')).toContainText('Asia/Tokyo');
   const firstDay = dash.locator('[data-table=history-days] tr[data-row-key="2026-03-02"] td').nth(1);

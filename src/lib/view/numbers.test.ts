@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupDigits, plainDate } from './numbers.ts';
+import { groupDigits, plainClock, plainDate } from './numbers.ts';
 
 describe('groupDigits', () => {
   it('groups thousands as en-US does', () => {
@@ -17,5 +17,21 @@ describe('plainDate', () => {
     expect(plainDate(ms, false)).toBe('2026-01-05');
     expect(plainDate(null)).toBe('—');
     expect(plainDate(NaN)).toBe('—');
+  });
+});
+
+describe('plainClock', () => {
+  it('is the local 24-hour time, with seconds on request', () => {
+    const ms = new Date(2026, 0, 5, 21, 7, 3).getTime();
+    expect(plainClock(ms)).toBe('21:07');
+    expect(plainClock(ms, true)).toBe('21:07:03');
+    expect(plainClock(new Date(2026, 0, 5, 0, 0, 9).getTime(), true)).toBe('00:00:09');
+    expect(plainClock(ms, false, true)).toBe('2026-01-05 21:07:03');
+    expect(plainClock(0, false, true)).toBe(plainDate(1, false) + ' ' + plainClock(0, true));
+  });
+  it('is empty for a missing or invalid time', () => {
+    expect(plainClock(null)).toBe('');
+    expect(plainClock(Number.NaN)).toBe('');
+    expect(plainClock(8.64e15 + 1)).toBe('');
   });
 });

@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasHighlightableCode, highlighterReady, loadHighlighter, markdownToHtml, safeHref, SAFE_URI_RE } from './markdown';
+import { hasHighlightableCode, highlighterReady, loadHighlighter, safeHref, SAFE_URI_RE } from './markdown';
+import { markdownToHtml } from './markdown-html';
 
 const DIR = resolve(__dirname, '../../../../fixtures/hostile');
 

@@ -1,11 +1,8 @@
-// Markdown → HTML for assistant prose, plans, skills and thoughts: GFM via marked, code blocks
-// highlighted by highlight.js (a handful of common languages only). This stage is already
-// defensive — raw HTML in the source is escaped as text, links with a scheme other than
-// http(s)/mailto become plain text, images only from data: URLs of raster types — and the
-// components run its output through DOMPurify (SAFE_URI_RE) before it reaches the DOM.
-// Pure: no DOM, so it runs (and is tested) in Node.
+// The small part of the Markdown stage the page needs before marked is here (issue 25: marked
+// and DOMPurify are ~130 KB and their first use compiles dozens of regexes, so they load after the
+// first chat row; `markdown-html.ts` is the renderer itself): the highlighter's lazy loading, the
+// URI rules both the renderer and DOMPurify use, HTML escaping. Pure: no DOM.
 
-import { Marked, type Tokens } from 'marked';
 import type { Highlight } from './highlight.ts';
 
 // highlight.js and its languages load on first use (issue 25: not at boot). Until they are
@@ -38,7 +35,7 @@ const ALIASES: Record<string, string> = {
  * and every other scheme fail.
  */
 export const SAFE_URI_RE = /^(?:(?:https?|mailto):|data:image\/(?:png|jpeg|gif|webp);base64,|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
-const DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+export const DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 export function escapeHtml(s: string): string {
 	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -70,44 +67,11 @@ export function safeHref(href: string): string | null {
 	return href;
 }
 
-function highlight(code: string, lang: string | undefined): { html: string; lang: string } {
+/** A fenced block's code as HTML: highlighted once highlight.js is here, else escaped text. */
+export function highlightCode(code: string, lang: string | undefined): { html: string; lang: string } {
 	const name = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
 	const resolved = ALIASES[name] ?? name;
 	const html = resolved && highlighter && code.length < 100_000 ? highlighter(code, resolved) : null;
 	if (html !== null) return { html, lang: resolved };
 	return { html: escapeHtml(code), lang: '' };
-}
-
-const md = new Marked({ gfm: true, breaks: false });
-md.use({
-	renderer: {
-		html(token: Tokens.HTML | Tokens.Tag): string {
-			return escapeHtml(token.text);
-		},
-		code(token: Tokens.Code): string {
-			const { html, lang } = highlight(token.text, token.lang);
-			const cls = lang ? `hljs language-${lang}` : 'hljs';
-			return `<div class="code-block"><button type="button" class="copy" data-copy="code" aria-label="Copy code">Copy</button><pre><code class="${cls}">${html}</code></pre></div>\n`;
-		},
-		link(token: Tokens.Link): string {
-			const inner = this.parser.parseInline(token.tokens);
-			const href = safeHref(token.href);
-			if (href === null) return inner;
-			const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-			return `<a href="${escapeHtml(href)}"${title} rel="noopener noreferrer" target="_blank">${inner}</a>`;
-		},
-		image(token: Tokens.Image): string {
-			const alt = escapeHtml(token.text || 'image');
-			if (DATA_IMAGE_RE.test(token.href)) return `<img src="${escapeHtml(token.href)}" alt="${alt}">`;
-			// Remote images are never fetched (privacy, CSP): show where the image was.
-			const href = safeHref(token.href);
-			return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer" target="_blank">[image: ${alt}]</a>` : `[image: ${alt}]`;
-		}
-	}
-});
-
-/** Markdown source → HTML (still to be sanitized by DOMPurify before insertion). */
-export function markdownToHtml(src: string): string {
-	const out = md.parse(src, { async: false });
-	return typeof out === 'string' ? out : '';
 }

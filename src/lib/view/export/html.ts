@@ -129,7 +129,7 @@ export async function exportCsp(style: string): Promise<string> {
 
 export async function toHtml(rows: ChatRow[], meta: ExportMeta, onProgress?: OnExportProgress): Promise<string> {
 	// The Markdown stage pulls in highlight.js: loaded only when an HTML export is made.
-	const { markdownToHtml, loadHighlighter } = await import('../chat/markdown.ts');
+	const [{ markdownToHtml }, { loadHighlighter }] = await Promise.all([import('../chat/markdown-html.ts'), import('../chat/markdown.ts')]);
 	await loadHighlighter();
 	// The copy buttons need a script this file does not have.
 	const md: Md = (src) => markdownToHtml(src).replace(/<button type="button" class="copy" data-copy="code" aria-label="Copy code">Copy<\/button>/g, '');

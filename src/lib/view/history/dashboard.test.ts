@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockSpans, cumulative, dayStart, OTHER, sortRows, stacked } from './dashboard.ts';
+import { blockSpans, cumulative, dayStart, drawPlan, OTHER, sortRows, stacked } from './dashboard.ts';
 import { emptyRow } from './reports.ts';
 import type { UsageReport, UsageRow } from './types.ts';
 
@@ -37,5 +37,28 @@ describe('dashboard figures', () => {
     expect(sortRows(rows, 'costUsd', true).map((r) => r.key)).toEqual(['c', 'a', 'b']);
     expect(sortRows(rows, 'costUsd', false).map((r) => r.key)).toEqual(['a', 'b', 'c']);
     expect(sortRows(rows, 'key', true).map((r) => r.key)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('plans the first draw in steps: day bars a slice at a time, the running total, blocks a slice at a time, the top lists, each table a slice of rows at a time', () => {
+    const plan = drawPlan(250, 700, 3, { days: 100, blocks: 300, rows: 25 }, 50);
+    const all = Array.from({ length: plan.steps + 2 }, (_, i) => plan.at(i));
+    const none = [0, 0, 0];
+    expect(all.slice(0, 4).map((d) => d.days)).toEqual([0, 100, 200, 250]);
+    expect(all.slice(0, 4).every((d) => !d.line && d.blocks === 0 && !d.tops && d.tableRows.every((r) => r === 0))).toBe(true);
+    expect(all[4]).toEqual({ days: 250, line: true, blocks: 0, tops: false, tableRows: none });
+    expect(all.slice(5, 8).map((d) => d.blocks)).toEqual([300, 600, 700]);
+    expect(all[8]).toMatchObject({ blocks: 700, tops: true, tableRows: none });
+    expect(all.slice(9).map((d) => d.tableRows)).toEqual([[25, 0, 0], [50, 0, 0], [50, 25, 0], [50, 50, 0], [50, 50, 25], [50, 50, 50], [50, 50, 50], [50, 50, 50]]);
+    // Everything is drawn at the last step, and each step adds something.
+    expect(plan.at(plan.steps - 1)).toEqual({ days: 250, line: true, blocks: 700, tops: true, tableRows: [50, 50, 50] });
+    const size = (d: ReturnType<typeof plan.at>) => d.days + d.blocks + d.tableRows.reduce((a, b) => a + b, 0) + +d.line + +d.tops;
+    for (let i = 1; i < plan.steps; i++) expect(size(plan.at(i))).toBeGreaterThan(size(plan.at(i - 1)));
+    // A small history: the frame, then one step for the bars, the total, the blocks, the top lists; two per table.
+    const small = drawPlan(2, 4, 6);
+    expect(small.steps).toBe(17);
+    expect(small.at(0)).toMatchObject({ days: 0, line: false, blocks: 0, tops: false });
+    expect(small.at(1)).toMatchObject({ days: 2, line: false, blocks: 0, tops: false });
+    expect(small.at(3)).toMatchObject({ days: 2, line: true, blocks: 4, tops: false });
+    expect(small.at(16).tableRows).toEqual([50, 50, 50, 50, 50, 50]);
   });
 });

@@ -77,3 +77,46 @@ export function sortRows(rows: readonly UsageRow[], column: SortColumn, descendi
     return c * dir || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   });
 }
+
+/** What the dashboard has drawn after a number of steps: day bars and blocks (counts), the
+ *  running total and top lists (drawn or not) and, per table in page order, its rows (0: not yet). */
+export interface DrawnParts {
+  days: number;
+  line: boolean;
+  blocks: number;
+  tops: boolean;
+  tableRows: number[];
+}
+
+/** Its first draw, in steps the page takes one per frame (issue 22: no main-thread task over
+ *  50 ms, on a history of ~500 days, ~1,000 blocks and six tables): the frame, the day bars a slice at a
+ *  time, then the running total, the blocks a slice at a time, the top lists, each table in
+ *  slices of rows up to its `rows`. */
+export interface DrawPlan {
+  steps: number;
+  at(step: number): DrawnParts;
+}
+
+export function drawPlan(days: number, blocks: number, tables: number, slice = { days: 60, blocks: 200, rows: 25 }, rows = 50): DrawPlan {
+  // Step 0 draws the frame only (the total, the chart's axes): the reports' arrival and the
+  // figures made of them (stacked, cumulative, spans) are a task of their own.
+  const daySteps = 1 + Math.max(1, Math.ceil(days / slice.days));
+  const blockSteps = Math.max(1, Math.ceil(blocks / slice.blocks));
+  const rowSteps = Math.max(1, Math.ceil(rows / slice.rows));
+  const lineAt = daySteps;
+  const blocksAt = lineAt + 1;
+  const topsAt = blocksAt + blockSteps;
+  const tablesAt = topsAt + 1;
+  return {
+    steps: tablesAt + tables * rowSteps,
+    at(step) {
+      return {
+        days: Math.min(days, step * slice.days),
+        line: step >= lineAt,
+        blocks: Math.max(0, Math.min(blocks, (step - blocksAt + 1) * slice.blocks)),
+        tops: step >= topsAt,
+        tableRows: Array.from({ length: tables }, (_, i) => Math.max(0, Math.min(rows, (step - tablesAt - i * rowSteps + 1) * slice.rows)))
+      };
+    }
+  };
+}

@@ -17,6 +17,9 @@ import { billedCalls } from '../../view/history/calls.ts';
 import { digestOf } from '../../view/history/digest.ts';
 import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import { Engine } from '../engine.ts';
+import { dedupeCalls } from '../../view/history/reports.ts';
+import { historyUsage } from './history-usage.ts';
+import type { BilledCall, SessionDigest } from '../../view/history/types.ts';
 
 let root = '';
 let files: { path: string; blob: Blob }[] = [];
@@ -103,6 +106,31 @@ describe('history service', () => {
     const [scan, fromIndex] = [await again.engine.search(1, req, []), await again.engine.search(2, { ...req, history: true }, [])];
     expect(fromIndex.ok && fromIndex.history).toMatchObject({ indexed: out.list.length, scanned: 0 });
     expect(fromIndex.ok && scan.ok && [fromIndex.total, fromIndex.ids]).toEqual(scan.ok && [scan.total, scan.ids]);
+  });
+
+  it('history usage reads the indexed calls from memory: no store read once indexed, nor after a re-drop', async () => {
+    const name = `h-${++db}`;
+    const reads: string[][] = [];
+    const counted = () => openHistoryStore<SessionDigest, BilledCall>({ dbName: name }).then((s) => s && { ...s, bodies: (keys: readonly string[]) => (reads.push([...keys]), s.bodies(keys)) });
+    const first = new Engine({ searchPool: () => null, historyStore: counted, historyLanes: () => [new CountingLane()] });
+    await first.load(1, { files });
+    const status = await first.history.start();
+    expect(status).toMatchObject({ ready: true, failed: 0 });
+    expect(status.bytesStored).toBeGreaterThan(0); // every entry is in the store, and still its calls are not read from it
+    const day = await historyUsage(first.history, { by: 'day', timezone: 'UTC' });
+    expect(reads).toEqual([]);
+    expect(day?.total.messages).toBe(dedupeCalls(await first.history.allCalls()).length);
+    // Another page, the same tree: the calls come from the store once, with the search indexes as it starts.
+    const again = new Engine({ searchPool: () => null, historyStore: counted, historyLanes: () => [new CountingLane()] });
+    await again.load(1, { files });
+    expect(await again.history.start()).toMatchObject({ ready: true, read: 0 });
+    const atStart = reads.flat();
+    expect(atStart.length).toBe(status.indexed);
+    const stored = await historyUsage(again.history, { by: 'day', timezone: 'UTC' });
+    expect(stored).toEqual(day);
+    const order = (xs: { id: string; sessionKey: string }[]) => xs.map((c) => `${c.sessionKey} ${c.id}`).sort();
+    expect(order(await again.history.allCalls())).toEqual(order(await first.history.allCalls()));
+    expect(reads.flat()).toEqual(atStart);
   });
 
   it('a second load of the same drop (after ready, or mid-run) keeps what is indexed: nothing read twice, indexed never back to 0', async () => {

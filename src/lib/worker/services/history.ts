@@ -52,8 +52,9 @@ export class HistoryService {
   revision = 0;
   /** Sessions in the order they were indexed (the page pages the digests from where it was). */
   #order: string[] = [];
-  /** Billed calls not in the store (a failed write, a followed session): kept here instead. */
-  #memory = new Map<string, HistoryEntry>();
+  /** Billed calls, kept here as well as in the store (small beside the search index, which goes
+   *  once stored): history usage reads them at every revision without a store read (issue 22). */
+  #memory = new Map<string, Pick<HistoryEntry, 'calls' | 'search'>>();
   #failed = new Map<string, HistoryFailure>();
   #writes: HistoryWrites;
   #bytes = 0;
@@ -77,7 +78,8 @@ export class HistoryService {
     this.#writes = new HistoryWrites(() => this.#db(), (keys, sizes, bytes) => {
       this.#bytes += bytes;
       for (const key of keys) {
-        this.#memory.delete(key);
+        const m = this.#memory.get(key);
+        if (m) this.#memory.set(key, { calls: m.calls });
         const x = this.#indexed.get(key);
         if (x) x.bytes = sizes.get(key) ?? 0;
       }
@@ -142,9 +144,14 @@ export class HistoryService {
     if (generation !== this.#generation) return this.status();
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
-    // Stored sessions' search indexes go to history search (read in chunks, before the rest is read).
+    // Stored sessions' search indexes go to history search, their calls to memory (read in chunks, before the rest is read).
     const stored = [...heads.keys()];
-    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) if (b.search) this.#onSearch(k, b.search);
+    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) {
+      for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) {
+        if (b.search) this.#onSearch(k, b.search);
+        if (generation === this.#generation && !this.#memory.has(k)) this.#memory.set(k, { calls: b.calls });
+      }
+    }
     // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
     const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
@@ -232,7 +239,6 @@ export class HistoryService {
   }
 
   async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
-    await this.#writes.settled();
     const out = new Map<string, BilledCall[]>();
     const rest: string[] = [];
     for (const k of keys) {
@@ -240,7 +246,9 @@ export class HistoryService {
       if (m) out.set(k, m.calls);
       else rest.push(k);
     }
-    const store = rest.length ? await this.#db() : null;
+    if (!rest.length) return out;
+    await this.#writes.settled();
+    const store = await this.#db();
     if (store) for (const [k, b] of await store.bodies(rest)) out.set(k, b.calls);
     return out;
   }
