@@ -168,6 +168,9 @@ test('scrolling the chat highlights the segment in view on the timeline', async 
 
 test('hovering a bar shows the prompt gist and time span; zoom buttons narrow the view', async ({ page }) => {
   await loadLong(page);
+  // The first draw comes a step per painted frame (lanes, axis, minimap); data-drawn once all are there.
+  await expect(page.locator('.timeline[data-drawn] .tl-minimap')).toBeVisible();
+  await expect(page.locator('.timeline[data-drawn] svg g.ticks')).toBeAttached();
   const bar = await barOfTurn(page, 10);
   await bar.hover();
   const tip = page.getByRole('tooltip');

@@ -5,6 +5,7 @@
 // re-render a few per task (UPGRADE_MS of work, then a yield), top of the chat first, so the
 // upgrade of a screenful never becomes one long task. The service worker precaches the chunks.
 import { flushSync } from 'svelte';
+import { painted } from '../paint.svelte';
 
 /** Source → sanitized HTML, ready for {@html}. */
 export type RenderMarkdown = (src: string) => string;
@@ -20,14 +21,10 @@ let draining = false;
 /** The renderer once loaded, else null. */
 export const markdownRenderer = (): RenderMarkdown | null => render;
 
-/** Resolves once the frame that asked has been painted: the first rows show before the renderer's
- *  chunks are fetched and parsed. */
-const afterPaint = (): Promise<void> =>
-  new Promise((done) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(done, 0)) : setTimeout(done, 0)));
-
-/** Loads marked + DOMPurify once (after the next paint). */
+/** Loads marked + DOMPurify once, after the frame that asked has been painted (the first rows
+ *  show before the renderer's chunks are fetched and parsed). */
 export function loadMarkdown(): Promise<RenderMarkdown> {
-  return (loading ??= afterPaint().then(() => Promise.all([import('$lib/view/chat/markdown-html'), import('./sanitize')])).then(([m, s]) => {
+  return (loading ??= painted().then(() => Promise.all([import('$lib/view/chat/markdown-html'), import('./sanitize')])).then(([m, s]) => {
     render = (src) => s.sanitizeHtml(m.markdownToHtml(src));
     return render;
   }, (e: unknown) => {
