@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // `paced` is not run here: Vitest compiles rune modules for the server, where effects do not run
 // (see timeline/TimelineView.svelte.test.ts); its steps are waited on in the browser through
 // data-drawn (e2e/history-usage.spec.ts, e2e/timeline.spec.ts and the timeline bench page wait on it).
-import { afterPaint } from './paint.svelte.ts';
+import { afterPaint, afterTask } from './paint.svelte.ts';
 
 // A hand-driven frame clock: `frame()` runs the callbacks requested so far, as a paint would.
 let frames: Map<number, FrameRequestCallback>;
@@ -36,5 +36,18 @@ describe('afterPaint', () => {
     expect(ran).toEqual([]); // queued as a task of its own, not inside the frame
     await tasks();
     expect(ran).toEqual(['a']);
+  });
+});
+
+describe('afterTask', () => {
+  it('runs in the next task without waiting for a frame, and a cancel stops it', async () => {
+    const ran: string[] = [];
+    afterTask(() => ran.push('a'));
+    const cancel = afterTask(() => ran.push('b'));
+    cancel();
+    expect(ran).toEqual([]);
+    await tasks();
+    expect(ran).toEqual(['a']);
+    expect(frames.size).toBe(0);
   });
 });
