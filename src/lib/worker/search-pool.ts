@@ -5,6 +5,7 @@ import * as Comlink from 'comlink';
 import { LocalLane, readAhead, type LaneJob, type LaneResult, type SearchLane } from '../view/search/lane.ts';
 import { SearchPool } from '../view/search/pool.ts';
 import type { SearchRequest } from '../view/search/run.ts';
+import type { InputFile } from '../ingest/types.ts';
 import type { SearchWorkerApi } from './search.worker.ts';
 
 /** Lanes: one per core, at least 2 (a build and a scan side by side), at most 4 (memory). A third
@@ -38,19 +39,20 @@ export function startSearchPool(totalChars: number, residentChars = HISTORY_RESI
   return new SearchPool(lanes, () => new LocalLane(perLane, residentPerLane, HISTORY_RESIDENT_IDLE_MS));
 }
 
-function workerLane(maxChars: number, residentChars: number): SearchLane {
+/** A search worker (search.worker.ts) whose calls fail instead of hanging once it failed: a
+ *  worker whose module fails to load never answers, so its error fails the calls in flight and
+ *  every later one (the search pool then hands its jobs to the other lanes or to this thread; the
+ *  history queue likewise). Used by the search pool and by the history lanes (history-lanes.ts). */
+export function startSearchWorker(name: string): { api: Comlink.Remote<SearchWorkerApi>; guarded: <T>(call: () => Promise<T>) => Promise<T>; dispose(): void } {
   const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
   const api = Comlink.wrap<SearchWorkerApi>(worker);
-  // A worker whose module fails to load never answers: its error fails the jobs in flight, so the
-  // pool hands them and the lane's queue to the other lanes (or to this thread).
   let failed: Error | null = null;
   const waiting = new Set<(e: Error) => void>();
   worker.addEventListener('error', (e) => {
-    failed = new Error(`search worker failed: ${e.message ?? 'no message'}`);
+    failed = new Error(`${name} failed: ${e.message ?? 'no message'}`);
     for (const reject of waiting) reject(failed);
     waiting.clear();
   });
-  void api.init(maxChars, residentChars, HISTORY_RESIDENT_IDLE_MS);
   const guarded = <T>(call: () => Promise<T>): Promise<T> => {
     if (failed) return Promise.reject(failed);
     return new Promise<T>((resolve, reject) => {
@@ -61,13 +63,34 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
     });
   };
   return {
+    api,
+    guarded,
+    dispose() {
+      api[Comlink.releaseProxy]();
+      worker.terminate();
+    }
+  };
+}
+
+/** A job with its files' bytes read on this thread (as it is when they are too big to read whole,
+ *  or a read failed: the lane reads them then, and names a file it cannot read), and moved to the
+ *  lane: a read's data arrives only while its thread is free, and a lane's thread is busy building. */
+export async function withBytes<J extends { files: InputFile[] }>(job: J): Promise<J> {
+  const files = await readAhead(job.files);
+  return files ? { ...job, files } : job;
+}
+
+/** The buffers of a job's read files, to transfer with it (not copy). */
+export const transferable = <J extends { files: InputFile[] }>(job: J): J => Comlink.transfer(job, job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])));
+
+function workerLane(maxChars: number, residentChars: number): SearchLane {
+  const { api, guarded, dispose } = startSearchWorker('search worker');
+  void api.init(maxChars, residentChars, HISTORY_RESIDENT_IDLE_MS);
+  return {
     run(job: LaneJob): Promise<LaneResult> {
-      // The files are read here, on the engine's thread, and their bytes moved to the lane: a
-      // read's data arrives only while its thread is free, and a lane's thread is busy building.
-      // (Not for a session the lane keeps the text of: a repeated query reads nothing.)
-      return guarded(() =>
-        (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(Comlink.transfer(j, j.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])))))
-      );
+      // The files are read here, on the engine's thread (withBytes); not for a session the lane
+      // keeps the text of, or decodes from its index: a repeated query reads nothing.
+      return guarded(() => (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(transferable(j))));
     },
     // Batches are of kept sessions only (pool.ts): nothing to read, nothing to move.
     runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
@@ -79,17 +102,8 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
     clear() {
       void api.clear();
     },
-    dispose() {
-      api[Comlink.releaseProxy]();
-      worker.terminate();
-    }
+    dispose
   };
-}
-
-/** The job with its files' bytes read (as it is when they are too big to read whole, or a read failed). */
-async function withBytes(job: LaneJob): Promise<LaneJob> {
-  const files = await readAhead(job.files);
-  return files ? { ...job, files } : job;
 }
 
 type PoolSession = Pick<LaneJob, 'cacheKey' | 'key' | 'files' | 'listed' | 'indexText'>;
