@@ -10,7 +10,7 @@ import { filesUnder } from './lib/files.ts';
 import { loadListed } from '../src/lib/ingest/listed.ts';
 import { scanInputs } from '../src/lib/ingest/scan.ts';
 import { fieldsOfLoaded } from '../src/lib/view/search/lane.ts';
-import { buildSearchIndex, type SessionSearchIndex } from '../src/lib/view/search/history-index.ts';
+import { buildSearchIndex, SEARCH_INDEX_VERSION, type SessionSearchIndex } from '../src/lib/view/search/history-index.ts';
 import { compileQuery } from '../src/lib/view/search/query.ts';
 import { scanFields } from '../src/lib/view/search/scan.ts';
 import type { SearchField } from '../src/lib/view/search/fields.ts';
@@ -20,7 +20,7 @@ import { deepStrictEqual } from 'node:assert';
 const args = process.argv.slice(2);
 const tree = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--every') ?? '.bench-cache/projects-400mb-1500s-seed1-orphans0.15/projects';
 const every = Number(args[args.indexOf('--every') + 1] || 10);
-const cache = `/tmp/loupe-hs-${tree.replace(/\W+/g, '_')}-${every}.json`;
+const cache = `/tmp/loupe-hs-v${SEARCH_INDEX_VERSION}-${tree.replace(/\W+/g, '_')}-${every}.json`;
 
 async function indexes(): Promise<{ key: string; text: Uint8Array; chars: number }[]> {
 	if (existsSync(cache)) return (JSON.parse(readFileSync(cache, 'utf8')) as { key: string; text: string; chars: number }[]).map((x) => ({ ...x, text: new Uint8Array(Buffer.from(x.text, 'base64')) }));
@@ -33,7 +33,7 @@ async function indexes(): Promise<{ key: string; text: Uint8Array; chars: number
 		const mine = await Promise.all(files.filter((f) => s.files.includes(f.path)).map(async (f) => ({ ...f, bytes: new Uint8Array(await f.blob.arrayBuffer()) })));
 		const loaded = await loadListed(s, mine);
 		if (!loaded) continue;
-		const idx: SessionSearchIndex = await buildSearchIndex(fieldsOfLoaded(loaded));
+		const idx: SessionSearchIndex = buildSearchIndex(fieldsOfLoaded(loaded));
 		out.push({ key: s.key, text: idx.text, chars: idx.chars });
 	}
 	writeFileSync(cache, JSON.stringify(out.map((x) => ({ ...x, text: Buffer.from(x.text).toString('base64') }))));
@@ -48,11 +48,11 @@ async function inflateBytes(bytes: Uint8Array): Promise<Uint8Array> {
 const ix = await indexes();
 const chars = ix.reduce((n, x) => n + x.chars, 0);
 const stored = ix.reduce((n, x) => n + x.text.byteLength, 0);
-console.log(`${ix.length} sessions, ${(chars / 1e6).toFixed(1)} M chars, ${(stored / 1e6).toFixed(1)} MB deflated`);
+console.log(`${ix.length} sessions, ${(chars / 1e6).toFixed(1)} M chars, ${(stored / 1e6).toFixed(1)} MB stored`);
 
-// The fields, from whichever format the cache holds; then both formats made from them and timed.
+// The fields from the cached indexes; then both formats made from them and timed.
 const all: SearchField[][] = [];
-for (const x of ix) all.push(await decodeFields(x.text).catch(async () => JSON.parse(new TextDecoder().decode(await inflateBytes(x.text))) as SearchField[]));
+for (const x of ix) all.push(decodeFields(x.text));
 const v1 = await Promise.all(all.map(async (f) => new Uint8Array(await new Response(new Blob([JSON.stringify(f)]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer())));
 const t = { inflate: 0, decode: 0, parse: 0 };
 const raw: Uint8Array[] = [];
@@ -69,13 +69,13 @@ for (const x of strs) JSON.parse(x);
 t.parse = performance.now() - t0;
 console.log(`JSON format: ${(v1.reduce((n, b) => n + b.byteLength, 0) / 1e6).toFixed(1)} MB deflated, ${(jsonBytes / 1e6).toFixed(1)} MB inflated: inflate ${t.inflate.toFixed(0)} ms, TextDecoder ${t.decode.toFixed(0)} ms, JSON.parse ${t.parse.toFixed(0)} ms`);
 // The index's text format (history-text.ts): bytes and decode time.
-const v2 = await Promise.all(all.map((f) => encodeFields(f)));
+const v2 = all.map((f) => encodeFields(f));
 t0 = performance.now();
 const back = [];
-for (const b of v2) back.push(await decodeFields(b));
+for (const b of v2) back.push(decodeFields(b));
 const v2ms = performance.now() - t0;
 deepStrictEqual(back, all);
-console.log(`history-text format: ${(v2.reduce((n, b) => n + b.byteLength, 0) / 1e6).toFixed(1)} MB deflated; decode (inflate + fields) ${v2ms.toFixed(0)} ms (JSON format: ${(t.inflate + t.decode + t.parse).toFixed(0)} ms)`);
+console.log(`history-text format: ${(v2.reduce((n, b) => n + b.byteLength, 0) / 1e6).toFixed(1)} MB compressed; decode (decompress + fields) ${v2ms.toFixed(0)} ms (JSON format: ${(t.inflate + t.decode + t.parse).toFixed(0)} ms)`);
 const joined = all.map((fs) => fs.map((f) => f.text).join('\u0000'));
 
 for (const [q, o] of [['parser', {}], ['timeout after \\d+ms', { regex: true }]] as const) {

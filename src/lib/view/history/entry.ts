@@ -23,8 +23,8 @@ export function entryAndFields(loaded: LoadedSession, listed: DigestListing): { 
 }
 
 /** The entry with the session's search index (view/search/history-index.ts, from its fields):
- *  stored with it and counted in the index's bytes. Asynchronous (the fields are compressed). */
-export async function withSearch(entry: HistoryEntry, fields: readonly SearchField[]): Promise<HistoryEntry> {
-  entry.search = await buildSearchIndex(fields);
+ *  stored with it and counted in the index's bytes. */
+export function withSearch(entry: HistoryEntry, fields: readonly SearchField[]): HistoryEntry {
+  entry.search = buildSearchIndex(fields);
   return entry;
 }

@@ -31,7 +31,7 @@ export async function indexSession(job: HistoryJob): Promise<HistoryResult> {
   // The files' bytes go with the build (the job is this lane's own: a worker's copy, or made for the call).
   job.files = [];
   try {
-    return { ok: true, entry: await withSearch(built.entry, built.fields), ms: performance.now() - started };
+    return { ok: true, entry: withSearch(built.entry, built.fields), ms: performance.now() - started };
   } catch (e) {
     return fail(`its digest failed: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -66,8 +66,8 @@ async function build(job: HistoryJob): Promise<{ entry: HistoryEntry; fields: Se
 
 /** `run`, one call at a time: a call made while one is running starts when it has ended. A lane
  *  is sent its next job early (its bytes read while this one builds: queue.ts), and a job awaits
- *  its compression; without this the next one's build ran in that wait, two sessions' models
- *  and text in one lane's heap at once. */
+ *  its reads and its build's steps; without this the next one's build ran in those waits, two
+ *  sessions' models and text in one lane's heap at once. */
 export function serially<A, R>(run: (a: A) => Promise<R>): (a: A) => Promise<R> {
   let tail: Promise<unknown> = Promise.resolve();
   return (a) => {

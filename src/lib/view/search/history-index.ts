@@ -4,9 +4,9 @@
 // - `filter`: a Bloom filter of the trigrams of the session's text under a fold key (case and
 //   diacritics folded, per code point). A query's literal can only match a session whose filter
 //   holds all of the literal's trigrams; no false negatives, a few false positives.
-// - `text`: the fields themselves (text and landing data), deflated (history-text.ts: a format
-//   made to decode fast). Candidates are verified by the existing scan over these fields, so
-//   hits, snippets and counts are the scan's own.
+// - `text`: the fields themselves (text and landing data), compressed (history-text.ts: a format
+//   made to decode fast, lz.ts: a compressor made to run fast). Candidates are verified by the
+//   existing scan over these fields, so hits, snippets and counts are the scan's own.
 // Measured against SQLite FTS5 (trigram tokenizer) before choosing: see history-query.ts.
 import type { SearchField } from './fields.ts';
 import { decodeFields, encodeFields } from './history-text.ts';
@@ -24,15 +24,15 @@ export interface SessionSearchIndex {
 	/** Format version: an index of another version is rebuilt, never read. */
 	v: number;
 	filter: GramFilter;
-	/** The fields, encoded and deflated by history-text.ts. */
+	/** The fields, encoded and compressed by history-text.ts. */
 	text: Uint8Array;
 	fields: number;
 	chars: number;
 }
 
 /** 2: `text` in history-text.ts's format (1 was the fields' JSON). 3: filter probes reduced by
- *  multiply and shift (2 took them modulo m). */
-export const SEARCH_INDEX_VERSION = 3;
+ *  multiply and shift (2 took them modulo m). 4: the text compressed by lz.ts (3 deflated it). */
+export const SEARCH_INDEX_VERSION = 4;
 /** Filter bits per distinct entry (about 2 % false positives per entry with k = 5). */
 const BITS_PER_GRAM = 8;
 const PROBES = 5;
@@ -231,7 +231,7 @@ export function textGrams<S extends GramSink>(text: string, into: S, words: Gram
 }
 
 /** Builds a session's index from its fields. */
-export async function buildSearchIndex(fields: readonly SearchField[]): Promise<SessionSearchIndex> {
+export function buildSearchIndex(fields: readonly SearchField[]): SessionSearchIndex {
 	let chars = 0;
 	for (const f of fields) chars += f.text.length;
 	// Sized low (a big session has about one distinct trigram per 35 characters: 483 k in 17 M
@@ -241,16 +241,16 @@ export async function buildSearchIndex(fields: readonly SearchField[]): Promise<
 	const grams = new GramSet(chars / 32);
 	const words = new GramList();
 	for (const f of fields) textGrams(f.text, grams, words);
-	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams, words), text: await encodeFields(fields), fields: fields.length, chars };
+	return { v: SEARCH_INDEX_VERSION, filter: buildFilter(grams, words), text: encodeFields(fields), fields: fields.length, chars };
 }
 
 /** The fields an index was built from, as they were. */
-export function indexFields(index: SessionSearchIndex): Promise<SearchField[]> {
+export function indexFields(index: SessionSearchIndex): SearchField[] {
 	return fieldsOfIndexText(index.text);
 }
 
 /** The fields from an index's `text` alone (what crosses to a search lane). */
-export function fieldsOfIndexText(text: Uint8Array): Promise<SearchField[]> {
+export function fieldsOfIndexText(text: Uint8Array): SearchField[] {
 	return decodeFields(text);
 }
 

@@ -1,18 +1,19 @@
 // The `text` part of a session's history search index (history-index.ts): its search fields,
-// stored deflated, and decoded when a history query has to verify the session. Decoding is what a
+// stored compressed (lz.ts), and decoded when a history query has to verify the session. Decoding is what a
 // broad query pays for every candidate it has not kept, so the format is made to decode fast:
 // - one UTF-8 run of every field's text, back to back, each decoded by TextDecoder on its own
 //   (a one-byte string for Latin-1 text, where one decode of the whole run would make every
 //   field two-byte as soon as one holds a CJK character), with no JSON escapes to undo;
 // - the rest of each field (its kind, author, tool, landing data) as a small JSON part of
 //   arrays, parsed once.
-// Layout before deflate-raw: u32 LE byte length of the JSON part, the JSON part, the texts.
+// Layout before compression (lz.ts): u32 LE byte length of the JSON part, the JSON part, the texts.
 // JSON part: { n: [text byte lengths], m: [[kind, author, tool, atomUuid, row, turnIndex, ms,
 // opens as [key, defaultOpen ? 1 : 0][], subagent, rewound ? 1 : 0], …] }. A text UTF-8 cannot
 // hold as it is (a lone surrogate, which a transcript's JSON escapes can carry) goes into the
 // JSON part instead (its length -1, the text an 11th element), so it comes back unchanged.
 // Measured on a tenth of the generated 1 GB tree (scripts/bench-history-search.ts): see the commit.
 import type { FieldAuthor, FieldKind, OpenStep, SearchField } from './fields.ts';
+import { compress, decompress } from './lz.ts';
 
 type Meta = [FieldKind, FieldAuthor, string | null, string, number, number, number | null, [string, 0 | 1][], string[], 0 | 1, string?];
 
@@ -21,8 +22,8 @@ const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The fields in the index's text format, deflated. */
-export async function encodeFields(fields: readonly SearchField[]): Promise<Uint8Array> {
+/** The fields in the index's text format, compressed. */
+export function encodeFields(fields: readonly SearchField[]): Uint8Array {
 	const odd = fields.map((f) => !f.text.isWellFormed());
 	const texts = fields.map((f, i) => (odd[i] ? EMPTY : encoder.encode(f.text)));
 	const m: Meta[] = fields.map((f, i) => {
@@ -39,12 +40,12 @@ export async function encodeFields(fields: readonly SearchField[]): Promise<Uint
 		out.set(t, at);
 		at += t.byteLength;
 	}
-	return deflate(out);
+	return compress(out);
 }
 
 /** The fields an index's text holds, as they were encoded. Throws on bytes of another format. */
-export async function decodeFields(bytes: Uint8Array): Promise<SearchField[]> {
-	const raw = await inflate(bytes);
+export function decodeFields(bytes: Uint8Array): SearchField[] {
+	const raw = decompress(bytes);
 	const metaBytes = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
 	if (4 + metaBytes > raw.byteLength) throw new Error('not a search index text');
 	const { n, m } = JSON.parse(decoder.decode(raw.subarray(4, 4 + metaBytes))) as { n: number[]; m: Meta[] };
@@ -68,14 +69,4 @@ export async function decodeFields(bytes: Uint8Array): Promise<SearchField[]> {
 	}
 	if (at !== raw.byteLength) throw new Error('not a search index text');
 	return out;
-}
-
-async function deflate(bytes: Uint8Array): Promise<Uint8Array> {
-	const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-	return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
-	const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-	return new Uint8Array(await new Response(stream).arrayBuffer());
 }

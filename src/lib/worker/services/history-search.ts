@@ -1,5 +1,5 @@
 // History search on the engine's side: the search index of every listed session of a big drop
-// (view/search/history-index.ts), kept here in memory (filter and deflated fields: a few % of the
+// (view/search/history-index.ts), kept here in memory (filter and compressed fields: a few % of the
 // tree's bytes), and the sources a history-scoped query runs over (view/search/history-query.ts).
 // The history index service (history.ts) builds each session's index in its lanes, in the same
 // pass as its digest (view/history/entry.ts), and hands it over through put(), also for entries
@@ -16,7 +16,7 @@ import type { Listing } from './types.ts';
 export interface HistorySearchStatus {
 	listed: number;
 	indexed: number;
-	/** Bytes of the indexes (filters and deflated fields) and of the listed sessions' files. */
+	/** Bytes of the indexes (filters and compressed fields) and of the listed sessions' files. */
 	indexBytes: number;
 	treeBytes: number;
 	/** Characters of searchable text indexed. */

@@ -76,7 +76,7 @@ export class Search {
     if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
     // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
     const fromIndex = (key: string, index: SessionSearchIndex) =>
-      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: () => this.#cachedSearch.get(key) ?? fieldsOfIndexText(index.text).then((f) => this.#cachedSearch.set(key, f)), scan: lane(key, index) };
+      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: async () => this.#cachedSearch.get(key) ?? this.#cachedSearch.set(key, fieldsOfIndexText(index.text)), scan: lane(key, index) };
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
