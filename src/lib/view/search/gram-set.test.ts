@@ -63,9 +63,14 @@ describe('GramList', () => {
 		let x = 5;
 		const next = () => (x = (Math.imul(x, 1664525) + 1013904223) | 0) >>> 0;
 		const few = new GramList();
-		const fewDistinct = Array.from({ length: 3000 }, next);
+		const fewDistinct = Array.from({ length: 1300 }, next);
 		for (let r = 0; r < 3; r++) for (const h of fewDistinct) few.add(h);
-		expect(few.distinctEstimate()).toBe(3000);
+		expect(few.distinctEstimate()).toBe(1300);
+		// Just past the exact count: a typical session's word trigrams, about three in four distinct.
+		const some = new GramList();
+		const someDistinct = Array.from({ length: 15_000 }, next);
+		for (let i = 0; i < 20_000; i++) some.add(someDistinct[i % someDistinct.length]);
+		expect(Math.abs(some.distinctEstimate() - 15_000) / 15_000).toBeLessThan(0.08);
 		const many = new GramList();
 		const distinct = Array.from({ length: 200_000 }, next);
 		for (let i = 0; i < 500_000; i++) many.add(distinct[i % distinct.length]);

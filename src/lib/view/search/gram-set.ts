@@ -118,8 +118,9 @@ export class GramList implements GramSink {
 	}
 
 	/** How many distinct hashes: exact up to EXACT_UP_TO added, else counted in the sixteenth of
-	 *  them whose top four bits are 0 (a table 1/16 the size; within about 1 % for the sizes that
-	 *  get here, and an estimate a little low only costs a few more false positives). */
+	 *  them whose top four bits are 0 (a table 1/16 the size; within a few % for the sizes that
+	 *  get here, and an estimate a little low only costs a few more false positives). Counting a
+	 *  typical session's ~19 k word trigrams exactly was 5 % of the history pass. */
 	distinctEstimate(): number {
 		const all = this.values();
 		const set = new GramSet(Math.min(all.length, EXACT_UP_TO) / 4);
@@ -132,4 +133,4 @@ export class GramList implements GramSink {
 	}
 }
 
-const EXACT_UP_TO = 1 << 16;
+const EXACT_UP_TO = 1 << 12;
