@@ -92,7 +92,8 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
       // keeps the text of, or decodes from its index: a repeated query reads nothing.
       return guarded(() => (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(transferable(j))));
     },
-    // Batches are of kept sessions only (pool.ts): nothing to read, nothing to move.
+    // Batches are of kept sessions and of sessions decoded from their index (pool.ts): nothing to
+    // read; an index's text is copied (the engine keeps it for the next query).
     runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
       return guarded(() => api.runBatch(jobs));
     },
@@ -123,5 +124,5 @@ function submitTo(pool: SearchPool, session: PoolSession, rest: () => Omit<LaneJ
   // A session decoded from its index needs no files read, and its bytes only where the lane has
   // not kept its text (`kept`: the lane said it has; if it let it go since, it asks again).
   const indexed = session.indexText !== undefined;
-  return pool.submit(session.cacheKey, size, (kept) => ({ ...session, indexText: kept ? undefined : session.indexText, indexed, files: indexed ? [] : session.files, listed, ...rest() }));
+  return pool.submit(session.cacheKey, size, (kept) => ({ ...session, indexText: kept ? undefined : session.indexText, indexed, files: indexed ? [] : session.files, listed, ...rest() }), indexed);
 }

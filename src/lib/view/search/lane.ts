@@ -61,8 +61,9 @@ export interface LaneResult {
 /** Each search lane runs jobs one after another through this. */
 export interface SearchLane {
 	run(job: LaneJob): Promise<LaneResult>;
-	/** Several jobs of one query, in the query's session order, in one round trip (kept sessions:
-	 *  each is a short scan, where a message per session would cost more than the scan). */
+	/** Several jobs of one query, in the query's session order, in one round trip (kept sessions,
+	 *  sessions decoded from their index: each is a short scan or decode, where a message per
+	 *  session would cost more than the work). */
 	runBatch?(jobs: LaneJob[]): Promise<LaneResult[]>;
 	/** Jobs of an older generation still waiting in the lane are skipped (a newer query replaced them). */
 	skipBefore?(generation: number): void;
@@ -161,7 +162,7 @@ export class LaneState {
 		let text = this.#kept(job.cacheKey);
 		if (!text) {
 			if (indexed && !job.indexText) return { ok: false, missing: true, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: 0 };
-			const fields = job.indexText ? await fieldsOfIndexText(job.indexText).catch(() => null) : await loadListed(job.listed, (await read) ?? job.files).then((l) => (l ? fieldsOfLoaded(l) : null), () => null);
+			const fields = job.indexText ? decodedOrNull(job.indexText) : await loadListed(job.listed, (await read) ?? job.files).then((l) => (l ? fieldsOfLoaded(l) : null), () => null);
 			if (!fields) return { ok: false, hits: [], counted: 0, cached: false, evicted: this.#takeEvicted(), ms: performance.now() - started };
 			// A session decoded from its index is kept while the resident budget has room, never
 			// evicted; a session built from its files goes to the LRU as before (costly to build).
@@ -186,6 +187,15 @@ export class LaneState {
 		const out = this.#evicted;
 		this.#evicted = [];
 		return out;
+	}
+}
+
+/** A session's fields from its index text, or null for bytes that are not one (skipped, as a build that fails). */
+function decodedOrNull(text: Uint8Array): SearchField[] | null {
+	try {
+		return fieldsOfIndexText(text);
+	} catch {
+		return null;
 	}
 }
 

@@ -232,4 +232,31 @@ describe('SearchPool', () => {
 		expect(batches.length).toBeLessThanOrEqual(2);
 		expect(singles).toEqual([{ key: 'd', bytes: true }]);
 	});
+
+	it('sends sessions to decode from their index in batches of their neighbours, with their bytes, in list order', async () => {
+		const bytes = new Uint8Array([1, 2, 3]);
+		const batches: { lane: number; keys: string[]; bytes: boolean[] }[] = [];
+		const singles: string[] = [];
+		const laneOf = (i: number): SearchLane => ({
+			run: async (j) => {
+				singles.push(j.cacheKey);
+				return { ok: true, hits: [], counted: 1, cached: false, evicted: [], ms: 0 };
+			},
+			runBatch: async (js) => {
+				batches.push({ lane: i, keys: js.map((j) => j.cacheKey), bytes: js.map((j) => j.indexText === bytes) });
+				return js.map(() => ({ ok: true, hits: [], counted: 1, cached: false, evicted: [], ms: 0 }));
+			}
+		});
+		const pool = new SearchPool([laneOf(0), laneOf(1)], noFallback);
+		const light = (key: string) => (k: boolean) => ({ ...job(key)(), indexed: true, indexText: k ? undefined : bytes });
+		// 40 sessions with an index, then one to build (not light): it goes on its own.
+		const keys = Array.from({ length: 40 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+		const results = await Promise.all([...keys.map((k) => pool.submit(k, 1, light(k), true)), pool.submit('build', 1, job('build'))]);
+		expect(results.every((r) => r?.counted === 1)).toBe(true);
+		expect(singles).toEqual(['build']);
+		expect(batches.every((b) => b.keys.length >= 2 && b.keys.length <= 16 && b.bytes.every(Boolean))).toBe(true);
+		// Each batch is a run of neighbours, and together they are the list in order.
+		expect(batches.flatMap((b) => b.keys)).toEqual(keys);
+		expect(new Set(batches.map((b) => b.lane))).toEqual(new Set([0, 1]));
+	});
 });

@@ -14,6 +14,9 @@
 // A job is made knowing whether its lane keeps the session (`job(kept)`): a session decoded
 // from its history index is then sent without its bytes; a lane that no longer has it answers
 // `missing`, and the job goes again with them.
+// Sessions a lane decodes from their history index (`light`: a decode and a scan, a few ms
+// each) go in batches too, from the front of the shared queue: a history's first query sent
+// 1,500 of them one message each, and the round trips kept the engine's thread as busy as the lanes.
 import type { LaneJob, LaneResult, SearchLane } from './lane.ts';
 
 interface Task {
@@ -25,6 +28,8 @@ interface Task {
 	job: (kept: boolean) => Omit<LaneJob, 'generation'>;
 	resolve: (r: LaneResult | null) => void;
 	generation: number;
+	/** Decoded from its history index, not built: short, batched with its neighbours. */
+	light: boolean;
 }
 
 interface LaneSlot {
@@ -39,6 +44,9 @@ interface LaneSlot {
 const DEPTH = 2;
 /** Kept sessions sent to a lane in one message. */
 const BATCH = 32;
+/** Sessions decoded from their index sent to a lane in one message (a first query's first hits
+ *  wait for the first batch: about 16 × 2 ms). */
+const LIGHT_BATCH = 16;
 
 export class SearchPool {
 	#slots: LaneSlot[];
@@ -64,9 +72,9 @@ export class SearchPool {
 	}
 
 	/** Queues one session; resolves with its result, or null when a cancel dropped it. */
-	submit(cacheKey: string, size: number, job: (kept: boolean) => Omit<LaneJob, 'generation'>): Promise<LaneResult | null> {
+	submit(cacheKey: string, size: number, job: (kept: boolean) => Omit<LaneJob, 'generation'>, light = false): Promise<LaneResult | null> {
 		return new Promise((resolve) => {
-			const task: Task = { cacheKey, size, job, resolve, generation: this.#generation };
+			const task: Task = { cacheKey, size, job, resolve, generation: this.#generation, light };
 			const owner = this.#owner.get(cacheKey);
 			if (owner && !owner.dead) owner.queue.push(task);
 			else this.#shared.push(task);
@@ -116,7 +124,7 @@ export class SearchPool {
 			filled = false;
 			for (const slot of this.#slots) {
 				if (slot.running >= DEPTH || slot.dead) continue;
-				const batch = this.#keptBatch(slot);
+				const batch = this.#keptBatch(slot) ?? this.#lightBatch(slot);
 				if (batch) {
 					void this.#startBatch(slot, batch);
 					filled = true;
@@ -140,12 +148,26 @@ export class SearchPool {
 		return n >= 2 ? slot.queue.splice(0, n) : null;
 	}
 
-	async #startBatch(slot: LaneSlot, tasks: Task[]): Promise<void> {
+	/** Two or more sessions to decode from their index, from the front of the shared queue, once
+	 *  the lane's own queue is empty (its kept sessions come first, as #next takes them). */
+	#lightBatch(slot: LaneSlot): Task[] | null {
+		if (!slot.lane.runBatch || slot.queue.length) return null;
+		let n = 0;
+		while (n < this.#shared.length && n < LIGHT_BATCH && this.#shared[n].light) n++;
+		return n >= 2 ? this.#shared.splice(0, n) : null;
+	}
+
+		async #startBatch(slot: LaneSlot, tasks: Task[]): Promise<void> {
 		slot.running++;
 		for (const t of tasks) this.#running.add(t);
 		let results: LaneResult[] | null = null;
 		try {
-			results = await slot.lane.runBatch!(tasks.map((t) => ({ ...t.job(true), generation: t.generation, kept: true })));
+			results = await slot.lane.runBatch!(
+				tasks.map((t) => {
+					const kept = this.#owner.get(t.cacheKey) === slot;
+					return { ...t.job(kept), generation: t.generation, kept };
+				})
+			);
 		} catch {
 			results = null;
 		}
