@@ -105,6 +105,9 @@ export interface HistoryStatus {
   filesNotIndexed?: number;
   /** Sessions this run read from their files (the rest came from the stored index). */
   read?: number;
+  /** Time the lanes spent reading those sessions, summed over the lanes (ms): against `ms` times
+   *  the lanes, how busy the pass kept them (the bench reports it). */
+  laneMs?: number;
   /** One line for the page when storing failed (a full disk, a blocked database). */
   notice?: string | null;
 }

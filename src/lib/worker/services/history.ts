@@ -59,6 +59,7 @@ export class HistoryService {
   #writes: HistoryWrites;
   #bytes = 0;
   #read = 0;
+  #laneMs = 0;
   #startedAt = 0;
   #ms = 0;
   #started = false;
@@ -126,7 +127,7 @@ export class HistoryService {
     this.#failed = new Map();
     this.#writes.reset();
     this.#bytes = 0;
-    this.#read = 0;
+    this.#read = this.#laneMs = 0;
     this.#ms = 0;
     this.#started = false;
   }
@@ -174,6 +175,7 @@ export class HistoryService {
   #took(generation: number, source: HistorySource, r: HistoryResult): void {
     if (generation !== this.#generation) return;
     this.#read++;
+    this.#laneMs += r.ms;
     if (!r.ok) {
       this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
       return;
@@ -203,7 +205,7 @@ export class HistoryService {
     const listed = this.#sources.length;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms, ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, notice: this.#writes.notice };
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
