@@ -11,6 +11,10 @@ export default {
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
+    // The page registers the service worker itself, once its first screen is drawn
+    // (src/lib/state/offline.ts): registered by SvelteKit at load, its install fetched and
+    // compiled every chunk while a linked session was still booting (issue 25).
+    serviceWorker: { register: false },
     // SvelteKit writes hashes of its own inline boot script into this policy, so no
     // 'unsafe-inline' is needed for scripts. Transcripts never reach the DOM as HTML
     // unsanitized; this is the second wall.
