@@ -479,7 +479,7 @@ const historyFields = (hist, floorMs, totals) => ({
 function printHistory(r) {
   console.log(`  history index: drop → history().ready, cold   ${r.historyReadyMs} ms   ratio ${r.historyReadyRatio}× the floor (target ≤ 1.0)   ${verdict(r.historyReadyRatio <= 1)}   (${r.historyStatus.indexed} indexed, ${r.historyStatus.failed} failed, ${r.historyStatus.calls} calls)`);
   const st = r.historyStatus;
-  if (st.laneMs) console.log(`  … the pass: ${st.ms} ms from its start to ready; its lanes read ${st.read} sessions in ${st.laneMs} ms summed over the lanes (informational: busy ${(st.laneMs / st.ms).toFixed(2)} lanes on average)`);
+  if (st.laneMs) console.log(`  … the pass: ${Math.round(st.ms)} ms from its start to ready; its lanes read ${st.read} sessions in ${st.laneMs} ms summed over the lanes (informational: busy ${(st.laneMs / st.ms).toFixed(2)} lanes on average)`);
   console.log(`  … longest main-thread task, drop → ready  ${r.historyLongestTaskMs} ms (target ≤ 50)   ${verdict(r.historyLongestTaskMs <= 50)}`);
   console.log(`  … peak renderer PSS while indexing    ${r.historyPeakPssMB} MB (target ≤ 1024)   ${verdict(r.historyPeakPssMB > 0 && r.historyPeakPssMB <= 1024)}`);
   console.log(`  … index bytes stored                  ${(r.historyBytesStored / 1e6).toFixed(1)} MB, ${r.historyBytesRatio}× the tree (target ≤ 0.25)   ${verdict(r.historyBytesRatio <= 0.25)}`);
