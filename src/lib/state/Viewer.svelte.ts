@@ -15,6 +15,7 @@ import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
+import { takeEarlyLoad } from './early-load.ts';
 import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
@@ -110,7 +111,11 @@ export class Viewer {
 
   /** Loads a source, superseding any load in flight. Resolves when it is shown or has failed. */
   async load(source: LoadSource): Promise<void> {
-    const generation = ++this.#generation;
+    let generation = ++this.#generation;
+    // A linked sample or share link may be loading already (early-load.ts: started before the mount).
+    const taken = takeEarlyLoad(source, generation);
+    if (taken === 'replaced') generation = ++this.#generation;
+    const early = taken === 'replaced' ? null : taken;
     const current = () => generation === this.#generation;
     this.#setState('loading');
     this.progress = null;
@@ -122,7 +127,7 @@ export class Viewer {
       // Only a cached source waits for IndexedDB; everything else loads without it.
       const cache = source.kind === 'cached' ? await this.#openCache() : null;
       const cached = source.kind === 'cached' ? await resolveCached(cache, source.key) : null;
-      const files = cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
+      const files = early ? await early.files : cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
@@ -152,9 +157,11 @@ export class Viewer {
         }
         staged = true;
       }
-      const outcome = cached && contentHash
-        ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
-        : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
+      const outcome = early
+        ? await early.outcome
+        : cached && contentHash
+          ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
+          : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;

@@ -33,6 +33,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
+      loadLink: async (...a) => (await import('../worker/links.ts')).loadLink(engine, ...a),
       stage: async (...a) => engine.stage(...a),
       chatIndex: async (...a) => engine.chatIndex(...a),
       chatRows: async (...a) => engine.chatRows(...a),

@@ -3,7 +3,7 @@
 // Each failure becomes one human sentence (LoadError), never a stack trace.
 import type { InputFile } from '../worker/protocol.ts';
 import type { CachedMeta, SessionCache } from '../store/session-cache.ts';
-import { decodeShare } from '../view/links/share.ts';
+import { LinkError, linkFiles, type LinkSource } from '../worker/links.ts';
 import type { WalkOptions } from './walk.ts';
 
 export type LoadSource =
@@ -33,18 +33,17 @@ export async function resolveSource(source: Exclude<LoadSource, { kind: 'folder'
       return [await fetchFile(source.url)];
     case 'cached':
       return (await resolveCached(cache, source.key)).files;
-    case 'sample': {
-      const manifest = (await (await fetch(`${base}/${SAMPLE_DIR}/manifest.json`)).json()) as { files: string[] };
-      return Promise.all(
-        manifest.files.map(async (p) => ({ ...(await fetchFile(`${base}/${SAMPLE_DIR}/${p}`)), path: p }))
-      );
-    }
-    case 'share': {
-      const decoded = await decodeShare(source.payload);
-      if (!decoded.ok) throw new LoadError(decoded.message);
-      return decoded.files.map((f) => ({ path: f.name, blob: new Blob([f.text]) }));
-    }
+    case 'sample':
+    case 'share':
+      return linkFiles(linkOf(source, base)).catch((e: unknown) => {
+        throw e instanceof LinkError ? new LoadError(e.message) : e;
+      });
   }
+}
+
+/** The sample or a share link as the worker reads it (worker/links.ts). */
+export function linkOf(source: { kind: 'sample' } | { kind: 'share'; payload: string }, base: string): LinkSource {
+  return source.kind === 'share' ? { kind: 'share', payload: source.payload } : { kind: 'sample', dir: new URL(`${base}/${SAMPLE_DIR}/`, location.href).href };
 }
 
 /** A cached session's files with the catalogue entry they came from (its file hashes key the row index). */

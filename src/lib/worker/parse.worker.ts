@@ -6,12 +6,15 @@ import { openRowIndex } from '../store/row-index.ts';
 import { openHistoryStore } from '../store/history-index.ts';
 import { historyUsage } from './services/history-usage.ts';
 import type { UsageQuery } from '../view/history/types.ts';
+import { loadLink } from './links.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
 const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
 
 const api = {
   load: engine.load.bind(engine),
+  // A linked sample or share link, read and loaded here before the page has mounted (links.ts).
+  loadLink: (generation: number, link: Parameters<typeof loadLink>[2]) => loadLink(engine, generation, link),
   stage: engine.stage.bind(engine),
   chatIndex: engine.chatIndex.bind(engine),
   chatRows: engine.chatRows.bind(engine),
