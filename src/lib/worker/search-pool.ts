@@ -80,8 +80,19 @@ export async function withBytes<J extends { files: InputFile[] }>(job: J): Promi
   return files ? { ...job, files } : job;
 }
 
+/** A search job as it goes to its lane: its files' bytes transferred, and its index text copied
+ *  into a buffer of its own and transferred (the engine keeps its copy for the next query; one
+ *  copy here and a transfer cost the engine's thread less than the structured clone's, and a
+ *  history's first query sends ~150 MB of index text to the lanes). */
+function sendable(job: LaneJob): LaneJob {
+  const j = job.indexText ? { ...job, indexText: job.indexText.slice() } : job;
+  return Comlink.transfer(j, [...buffersOf(j.files), ...(j.indexText ? [j.indexText.buffer as ArrayBuffer] : [])]);
+}
+
 /** The buffers of a job's read files, to transfer with it (not copy). */
-export const transferable = <J extends { files: InputFile[] }>(job: J): J => Comlink.transfer(job, job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : [])));
+export const transferable = <J extends { files: InputFile[] }>(job: J): J => Comlink.transfer(job, buffersOf(job.files));
+
+const buffersOf = (files: InputFile[]) => files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
 
 function workerLane(maxChars: number, residentChars: number): SearchLane {
   const { api, guarded, dispose } = startSearchWorker('search worker');
@@ -90,12 +101,14 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
     run(job: LaneJob): Promise<LaneResult> {
       // The files are read here, on the engine's thread (withBytes); not for a session the lane
       // keeps the text of, or decodes from its index: a repeated query reads nothing.
-      return guarded(() => (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(transferable(j))));
+      return guarded(() => (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(sendable(j))));
     },
-    // Batches are of kept sessions and of sessions decoded from their index (pool.ts): nothing to
-    // read; an index's text is copied (the engine keeps it for the next query).
+    // Batches are of kept sessions and of sessions decoded from their index (pool.ts): nothing to read.
     runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
-      return guarded(() => api.runBatch(jobs));
+      return guarded(() => {
+        const sent = jobs.map(sendable);
+        return api.runBatch(Comlink.transfer(sent, sent.flatMap((j) => (j.indexText ? [j.indexText.buffer as ArrayBuffer] : []))));
+      });
     },
     skipBefore(generation: number) {
       void api.skipBefore(generation);
