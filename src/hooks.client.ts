@@ -13,5 +13,10 @@ import { startEarlyLoad } from '$lib/state/early-load';
 export const init: ClientInit = () => {
   if (typeof Worker === 'undefined') return;
   void engineClient();
-  startEarlyLoad(initialSource(location).source, base);
+  // Only a head start: whatever goes wrong here, the page's own load still runs (and says why).
+  try {
+    startEarlyLoad(initialSource(location).source, base);
+  } catch {
+    /* the Viewer loads the link itself */
+  }
 };
