@@ -51,10 +51,11 @@ async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
  * In CI a failed test runs once more in a fresh context and says so ("# flaky"). The flake this
  * suite was known for, an open or a click "stalling" 30 s after a drop, was the history progress
  * line moving the session list under the pointer (fixed in HistoryProgress.svelte, pinned by
- * e2e/history.spec.ts). Another is still open: the share / export dialog's secret scan (the
- * engine reading the dropped session's files) not answering within 30 s, seen in two of three CI
- * runs of the whole suite (share link, then export), never in 22 scripted runs of that step nor
- * in 3 smoke runs alone. A known bug, not a passing grade: the retry names it.
+ * e2e/history.spec.ts). Another is still open: a panel that asks the engine right after a drop
+ * (the share / export dialog's secret scan, the usage panel's charts) not answering within 30 s.
+ * Seen so far: two of three CI runs of the whole suite (share link, then export), one more CI run
+ * (usage), 1 of 4 smoke runs alone (export); not in 22 scripted runs of that step, nor in 6 smoke
+ * runs with a diagnostic dump on the failing wait. A known bug, not a passing grade: the retry names it.
  */
 async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
   const tries = process.env.CI ? 2 : 1;
