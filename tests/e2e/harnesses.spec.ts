@@ -141,6 +141,9 @@ test('a Strap state and a Codex thread with its child reopen from Recent session
  * text only: times and token counts are what a Strap export leaves out).
  */
 async function childRowsOf(delegation: ReturnType<Page['locator']>): Promise<string[]> {
+	// Markdown is drawn as plain text until its renderer has loaded and upgraded the block: read
+	// the rows once none is plain, or the two sides may be read at different stages (a CI flake).
+	await expect(delegation.locator('.children [data-md=plain]')).toHaveCount(0);
 	return delegation.locator('.children [data-row-kind]').evaluateAll((els) =>
 		els.map((e) => {
 			const kind = e.getAttribute('data-row-kind');

@@ -205,6 +205,14 @@ test('the view follows the live edge at the bottom, stays put when scrolled up, 
     const first = [...el.querySelectorAll<HTMLElement>('[data-row-key]')].find((r) => r.getBoundingClientRect().bottom > top + 1);
     return first ? { key: first.dataset.rowKey, y: Math.round(first.getBoundingClientRect().top) } : null;
   });
+  // The rows at the new position are drawn (not only the ones left from the bottom): the first
+  // row under the viewport's top is on screen. Probed before that, a CI run read a row 5,900 px down.
+  const onScreen = async () => {
+    const p = await probe();
+    const box = await viewport.boundingBox();
+    return !!p && !!box && p.y < box.y + box.height;
+  };
+  await expect.poll(onScreen).toBe(true);
   const before = await probe();
   await write(page, MAIN, user('u41', 'a40', 600, 'And another') + assistant('a41', 'u41', 601, [{ type: 'text', text: 'Here.' }], 'end_turn'));
   const chip = page.locator('[data-live-chip]');
