@@ -782,6 +782,11 @@ function watchLoadInPage() {
   window.__readyAt = undefined;
   // A drop's own time stamp: the clock of a dropped folder starts when the drop is delivered.
   addEventListener('drop', (e) => (window.__dropAt ??= e.timeStamp), { capture: true });
+  // Likewise a picked file: its load starts at the input's change event. Playwright's
+  // setInputFiles runs its own script in the page first (a 65 ms task in a trace of the 100 MB
+  // load, none of it the viewer's), and that task dispatches the event.
+  window.__pickAt = undefined;
+  addEventListener('change', (e) => (window.__pickAt ??= e.timeStamp), { capture: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
   new MutationObserver(() => {
     if (document.documentElement.dataset.state === 'loading') window.__loadingAt ??= performance.now();
@@ -873,6 +878,7 @@ async function main() {
     const loads = [];
     const baselines = [];
     let longest = 0;
+    let longestAfter = 0;
     for (let run = 0; run < RUNS; run++) {
       if (run > 0 && run === RUNS - 1) {
         // The last load in a fresh context: the cached reopen below needs this page to persist the
@@ -884,7 +890,7 @@ async function main() {
         await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 30_000))]).then(() => undefined));
       }
       await page.goto(base);
-      // Long tasks are counted from the moment the file is picked until data-state=ready; the
+      // Long tasks are counted from the input's change event until 3 s after data-state=ready; the
       // page's own boot before that is not part of the load.
       await page.evaluate(watchLoadInPage);
       await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles([mainFile]);
@@ -892,10 +898,16 @@ async function main() {
       // The page's own clock from load() to data-state=ready: Playwright's handing over of a
       // 100 MB file to the input (half a second here) is not the viewer's time.
       loads.push(await page.evaluate(() => window.__loupe.stats().loadMs));
-      const during = await page.evaluate(() =>
-        window.__longtasks.filter(([start, d]) => start + d >= window.__loadStart && start <= window.__readyAt).map(([, d]) => d)
-      );
-      longest = Math.max(longest, ...during, 0);
+      // From the input's change event (tasks that start after it) to ready, and on to 3 s after
+      // ready (issue 25: the first render, the timeline and the row index write come then).
+      const tasks = await page.evaluate(async () => {
+        await new Promise((r) => setTimeout(r, 3000));
+        const from = window.__pickAt ?? window.__loadStart;
+        const after = window.__longtasks.filter(([start]) => start >= from);
+        return { toReady: after.filter(([start]) => start <= window.__readyAt).map(([, d]) => d), after: after.filter(([start]) => start > window.__readyAt).map(([, d]) => d) };
+      });
+      longest = Math.max(longest, ...tasks.toReady, 0);
+      longestAfter = Math.max(longestAfter, ...tasks.after, 0);
       baselines.push(await page.evaluate(baselineInPage));
     }
     // Scrolling the chat of the open session (15,000+ atoms): step the list every frame for two
@@ -979,6 +991,7 @@ async function main() {
       baselineMs: Math.round(baseline),
       loadRatio: +(load / baseline).toFixed(2),
       longestTaskMs: Math.round(longest),
+      longestTaskAfterReadyMs: Math.round(longestAfter),
       reopenMs: reopen,
       reopenRatio: +(reopen / load).toFixed(2),
       reopenRestored: restoredRuns.every(Boolean),
@@ -1020,7 +1033,7 @@ async function main() {
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
     console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
     console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
-    console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}`);
+    console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}; in the 3 s after ready ${result.longestTaskAfterReadyMs} ms; pick → ready + 3 s ${Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs)} ms (issue 25: ≤ 50)   ${verdict(Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs) <= 50)}`);
     console.log(`  chat scroll, 2 s at 120 px/frame     p95 frame ${result.scrollFrameP95Ms} ms, worst ${result.scrollWorstFrameMs} ms, ${result.chatDomNodes} chat DOM nodes (< 2,000)   ${verdict(result.chatDomNodes < 2000)}`);
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 0.5, from the persisted row index: ${result.reopenRestored ? 'yes' : 'NO'})   ${verdict(result.reopenRatio <= 0.5)}`);
     console.log(`  row index persisted (worker)        ${result.indexWriteMs} ms in ${result.indexWriteChunks} chunks, longest put ${result.indexWriteLongestPutMs} ms (worker; the page never holds the rows)`);
