@@ -29,8 +29,16 @@ export class Navigator {
     this.#scrollTo = scrollTo;
   }
 
-  /** Lands on an atom of a loaded session; records a history entry unless `replace`. */
+  /** Landings begun: one that a newer landing overtook while it waited stops there. */
+  #landings = 0;
+
+  /** Lands on an atom of a loaded session; records a history entry unless `replace`. A landing
+   *  waits on the worker (a session to select, the atom's row): when another begins meanwhile
+   *  (Enter, Enter, F3 in quick succession), only the newest scrolls and writes the URL, so the
+   *  history entries keep the order the person stepped in (false: overtaken, nothing done). */
   async land(sessionKey: string, atomUuid: string, how: 'push' | 'replace' | 'none' = 'push'): Promise<boolean> {
+    const landing = ++this.#landings;
+    const overtaken = () => landing !== this.#landings;
     const v = this.viewer;
     // A listed session of a big drop counts as loaded: select() builds it.
     if (!v.sessions.some((s) => s.key === sessionKey) && !v.list.some((s) => s.key === sessionKey)) {
@@ -38,8 +46,10 @@ export class Navigator {
       return false;
     }
     if (v.currentKey !== sessionKey) await v.select(sessionKey);
+    if (overtaken()) return false;
     this.ui.useSession(sessionKey);
     const index = await v.rowOfAtom(atomUuid, sessionKey);
+    if (overtaken()) return false;
     if (index < 0) {
       this.notFound = `Atom ${atomUuid} is not shown in this session’s chat.`;
       return false;
