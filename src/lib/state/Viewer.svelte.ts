@@ -147,7 +147,7 @@ export class Viewer {
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
       // With them go the earlier scans of the same files, so those files are not read again.
       let staged = false;
-      if (inWorker && files.length > STAGE_BATCH) {
+      if (!early && inWorker && files.length > STAGE_BATCH) {
         const known = files.length > INDEX_MIN_FILES ? await this.#knownScans(files) : new Map<string, StoredScan>();
         if (!current()) return;
         for (let i = 0; i < files.length; i += STAGE_BATCH) {

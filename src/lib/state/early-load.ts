@@ -20,15 +20,14 @@ let early: { source: LoadSource; files: Promise<InputFile[]>; outcome: Promise<O
 export function startEarlyLoad(source: LoadSource | null, base: string): void {
   if (!source || (source.kind !== 'sample' && source.kind !== 'share')) return;
   // The worker reads the files itself: a fetch answered on the main thread would wait for the mount.
-  const loaded = engineClient().then(({ api }) => api.loadLink(EARLY_GENERATION, linkOf(source, base)));
-  const files = loaded.then((r) => {
-    if (!r.ok) throw new LoadError(r.message);
-    return r.files;
-  });
-  const outcome = loaded.then((r) => {
-    if (!r.ok) throw new LoadError(r.message);
-    return r.outcome;
-  });
+  const loaded = engineClient()
+    .then(({ api }) => api.loadLink(EARLY_GENERATION, linkOf(source, base)))
+    .then((r) => {
+      if (!r.ok) throw new LoadError(r.message);
+      return r;
+    });
+  const files = loaded.then((r) => r.files);
+  const outcome = loaded.then((r) => r.outcome);
   // Failures are the Viewer's to report when it takes the load over; none goes unhandled here.
   files.catch(() => undefined);
   outcome.catch(() => undefined);

@@ -1,7 +1,10 @@
 // How many search workers the engine starts, and that it starts none where workers cannot run
-// (there the engine builds listed sessions itself, one by one: engine-search.test.ts).
+// (there the engine builds listed sessions itself, one by one: engine-search.test.ts); what a job
+// takes with it to its lane (an index text moves as a copy, the engine's own stays whole).
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { poolSize, startSearchPool } from './search-pool.ts';
+import type { LaneJob } from '../view/search/lane.ts';
+import { outgoing, poolSize, startSearchPool } from './search-pool.ts';
 
 describe('search pool start', () => {
 	it('one lane per core, at least 2 and at most 4', () => {
@@ -11,5 +14,24 @@ describe('search pool start', () => {
 	it('no pool where Worker does not exist (Node)', () => {
 		expect(typeof Worker).toBe('undefined');
 		expect(startSearchPool(1_000_000)).toBeNull();
+	});
+
+	it('sends a copy of each index text, transferred: the engine keeps its own for the next query', async () => {
+		const text = new Uint8Array([7, 8, 9, 10]);
+		const bytes = new Uint8Array([1, 2, 3]);
+		const job = (key: string, extra: Partial<LaneJob>): LaneJob => ({ cacheKey: key, key, files: [], listed: { key, id: key, project: '', harness: 'claude-code', files: [] }, query: 'q', maxHits: 1, generation: 0, ...extra });
+		const sent = outgoing([job('a', { indexed: true, indexText: text }), job('b', { files: [{ path: 'b.jsonl', blob: new Blob([bytes]), bytes }] })]);
+		expect(sent.transfer).toHaveLength(2);
+		const { port1, port2 } = new MessageChannel();
+		const received = new Promise<LaneJob[]>((r) => port2.once('message', r));
+		port1.postMessage(sent.jobs, sent.transfer);
+		const [a, b] = await received;
+		port1.close();
+		// The copy went; the engine's index text is whole. A file's read bytes move (the lane's alone).
+		expect([...(a.indexText ?? [])]).toEqual([7, 8, 9, 10]);
+		expect([...text]).toEqual([7, 8, 9, 10]);
+		expect(sent.jobs[0].indexText!.byteLength).toBe(0);
+		expect([...(b.files[0].bytes ?? [])]).toEqual([1, 2, 3]);
+		expect(bytes.byteLength).toBe(0);
 	});
 });

@@ -80,13 +80,13 @@ export async function withBytes<J extends { files: InputFile[] }>(job: J): Promi
   return files ? { ...job, files } : job;
 }
 
-/** A search job as it goes to its lane: its files' bytes transferred, and its index text copied
- *  into a buffer of its own and transferred (the engine keeps its copy for the next query; one
- *  copy here and a transfer cost the engine's thread less than the structured clone's, and a
- *  history's first query sends ~150 MB of index text to the lanes). */
-function sendable(job: LaneJob): LaneJob {
-  const j = job.indexText ? { ...job, indexText: job.indexText.slice() } : job;
-  return Comlink.transfer(j, [...buffersOf(j.files), ...(j.indexText ? [j.indexText.buffer as ArrayBuffer] : [])]);
+/** Search jobs as they go to a lane, with what to transfer: their files' bytes, and each index
+ *  text copied into a buffer of its own (the engine keeps its copy for the next query; one copy
+ *  here and a transfer cost the engine's thread less than the structured clone's, and a history's
+ *  first query sends ~150 MB of index text to the lanes). */
+export function outgoing(jobs: LaneJob[]): { jobs: LaneJob[]; transfer: ArrayBuffer[] } {
+  const out = jobs.map((job) => (job.indexText ? { ...job, indexText: job.indexText.slice() } : job));
+  return { jobs: out, transfer: out.flatMap((j) => [...buffersOf(j.files), ...(j.indexText ? [j.indexText.buffer as ArrayBuffer] : [])]) };
 }
 
 /** The buffers of a job's read files, to transfer with it (not copy). */
@@ -101,13 +101,18 @@ function workerLane(maxChars: number, residentChars: number): SearchLane {
     run(job: LaneJob): Promise<LaneResult> {
       // The files are read here, on the engine's thread (withBytes); not for a session the lane
       // keeps the text of, or decodes from its index: a repeated query reads nothing.
-      return guarded(() => (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => api.run(sendable(j))));
+      return guarded(() =>
+        (job.kept || job.indexed ? Promise.resolve(job) : withBytes(job)).then((j) => {
+          const sent = outgoing([j]);
+          return api.run(Comlink.transfer(sent.jobs[0], sent.transfer));
+        })
+      );
     },
     // Batches are of kept sessions and of sessions decoded from their index (pool.ts): nothing to read.
     runBatch(jobs: LaneJob[]): Promise<LaneResult[]> {
       return guarded(() => {
-        const sent = jobs.map(sendable);
-        return api.runBatch(Comlink.transfer(sent, sent.flatMap((j) => (j.indexText ? [j.indexText.buffer as ArrayBuffer] : []))));
+        const sent = outgoing(jobs);
+        return api.runBatch(Comlink.transfer(sent.jobs, sent.transfer));
       });
     },
     skipBefore(generation: number) {
