@@ -64,7 +64,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       loadPersisted: async (...a) => engine.loadPersisted(...a),
       persistIndex: async (...a) => engine.persistIndex(...a),
       pruneIndexes: async (...a) => engine.pruneIndexes(...a),
-      historyStart: async () => engine.history.start(),
+      historyStart: async () => engine.startHistory(),
       historyStatus: async () => engine.history.status(),
       historyDigests: async (...a) => engine.history.digests(...a),
       historyFailures: async () => engine.history.failures(),

@@ -120,3 +120,19 @@ describe('history scope with the lanes keeping what they decoded', () => {
 	});
 });
 
+
+describe('the search lanes, once the history is ready', () => {
+	it('start when startHistory finds the history indexed, not on a load', async () => {
+		let started = 0;
+		const e = new Engine({ searchPool: () => (started++, new SearchPool([new LocalLane(20_000_000)], () => new LocalLane(1_000_000))) });
+		const out = await e.load(1, { files });
+		if (!out.ok || !out.scanned) throw new Error('expected a listed (scanned) drop');
+		expect(started).toBe(0);
+		expect((await e.startHistory()).ready).toBe(true);
+		expect(started).toBe(1);
+		// The first history query uses those lanes: none started for it.
+		const r = await e.search(1, { query: 'parser', history: true }, []);
+		expect(r.ok && r.total).toBeGreaterThan(0);
+		expect(started).toBe(1);
+	});
+});

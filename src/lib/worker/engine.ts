@@ -9,11 +9,9 @@
 //             queries over `historySearch`, the search indexes the history entries carry
 //   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
 //   history   the background history index of every listed session (the page calls engine.history)
-// A service hears of a new load or a replaced listing through catalog.onChange (the sessions
-// service drops its LRU and restore, search clears its pool); opens and searches run as
-// `foreground` work, which a background service waits out (services/foreground.ts). To add a
-// service: construct it below with what it needs (catalog as `Listing`, sessions as
-// `SessionSource`, `foreground`), and forward its methods (and in parse.worker.ts / engine-client.ts).
+// A service hears of a new load or listing through catalog.onChange; opens and searches run as
+// `foreground` work, which a background service waits out (services/foreground.ts). To add one, construct
+// it below with the narrow interfaces it needs; forward its methods here, in parse.worker.ts, engine-client.ts.
 import type { SearchPool } from '../view/search/pool.ts';
 import type { SearchBatch, SearchRequest } from '../view/search/index.ts';
 import type { ExportFormat, OnExportProgress } from '../view/export/index.ts';
@@ -144,6 +142,11 @@ export class Engine {
 
   prepareSearch(keys: string[], history = false) {
     return this.#search.prepareSearch(keys, history);
+  }
+
+  /** Indexes the history; once it is ready, the search lanes start (a first history query waited on them). */
+  startHistory() {
+    return this.history.start().then((status) => (status.ready && this.#search.startLanes(), status));
   }
 
   searchCached(generation: number, request: SearchRequest, keys: string[], getFiles: (key: string) => Promise<InputFile[] | null>, onBatch?: (b: SearchBatch) => void) {

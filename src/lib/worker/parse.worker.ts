@@ -46,7 +46,7 @@ const api = {
   persistIndex: engine.persistIndex.bind(engine),
   pruneIndexes: engine.pruneIndexes.bind(engine),
   // The history index (services/history.ts), straight from its service.
-  historyStart: () => engine.history.start(),
+  historyStart: () => engine.startHistory(),
   historyStatus: () => engine.history.status(),
   historyDigests: (from: number) => engine.history.digests(from),
   historyFailures: () => engine.history.failures(),

@@ -32,7 +32,7 @@ export interface SessionSearchIndex {
 
 /** 2: `text` in history-text.ts's format (1 was the fields' JSON). 3: filter probes reduced by
  *  multiply and shift (2 took them modulo m). 4: the text compressed by lz.ts (3 deflated it). */
-export const SEARCH_INDEX_VERSION = 4;
+export const SEARCH_INDEX_VERSION = 5;
 /** Filter bits per distinct entry (about 2 % false positives per entry with k = 5). */
 const BITS_PER_GRAM = 8;
 const PROBES = 5;

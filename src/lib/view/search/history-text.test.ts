@@ -27,14 +27,20 @@ describe('history search index text', () => {
 			field('the parser reads "each" line\n\ttab \\ back'),
 			field('数据 café → ✓ 😀 \u0000 \ud800 lone', { kind: 'tool-output', tool: 'Bash', ms: null, rewound: true }),
 			field('', { kind: 'prompt', author: 'you' }),
+			field('naïve 数据 → ✓ 😀 in order', { row: 9 }),
+			field('ascii after a wide one', { row: 10 }),
 			field('in a subagent', { author: 'subagent', subagent: agent, opens: [{ key: 'r:1', defaultOpen: false }, { key: 'r:1~all', defaultOpen: true }] }),
 			field('again inside', { author: 'subagent', subagent: agent, row: 4, turnIndex: 2 })
 		];
 		const back = decodeFields(encodeFields(fields));
 		// A lone surrogate (UTF-8 cannot hold it) comes back too.
 		expect(back).toEqual(fields);
-		expect(back[3].subagent).toBe(back[4].subagent);
+		expect(back[5].subagent).toBe(back[6].subagent);
 		expect(decodeFields(encodeFields([]))).toEqual([]);
+		// Decoded again into the same buffer, the first answer's texts stay as they were.
+		const again = decodeFields(encodeFields([field('z'.repeat(5_000)), field('ü'.repeat(3_000))]));
+		expect(back).toEqual(fields);
+		expect(again.map((f) => f.text.length)).toEqual([5_000, 3_000]);
 	});
 
 	it('takes a fraction of the bytes of the fields as JSON', () => {

@@ -1,72 +1,161 @@
 // The `text` part of a session's history search index (history-index.ts): its search fields,
 // stored compressed (lz.ts), and decoded when a history query has to verify the session. Decoding is what a
-// broad query pays for every candidate it has not kept, so the format is made to decode fast:
-// - one UTF-8 run of every field's text, back to back, each decoded by TextDecoder on its own
-//   (a one-byte string for Latin-1 text, where one decode of the whole run would make every
-//   field two-byte as soon as one holds a CJK character), with no JSON escapes to undo;
-// - the rest of each field (its kind, author, tool, landing data) as a small JSON part of
-//   arrays, parsed once.
-// Layout before compression (lz.ts): u32 LE byte length of the JSON part, the JSON part, the texts.
-// JSON part: { n: [text byte lengths], m: [[kind, author, tool, atomUuid, row, turnIndex, ms,
-// opens as [key, defaultOpen ? 1 : 0][], subagent, rewound ? 1 : 0], …] }. A text UTF-8 cannot
-// hold as it is (a lone surrogate, which a transcript's JSON escapes can carry) goes into the
-// JSON part instead (its length -1, the text an 11th element), so it comes back unchanged.
+// broad query pays for every candidate it has not kept (a first "parser" decodes ~250 M
+// characters), so the format is made to decode fast:
+// - the fields' texts as two UTF-8 runs, each decoded by one TextDecoder call: the ASCII-only
+//   texts (a one-byte string) and the others (two-byte as soon as one holds a CJK character,
+//   which would double the ASCII texts' memory if they shared it). Each field's text is a slice
+//   of its run: no per-field decode, and the lane's heap holds two strings a session and small
+//   slice headers instead of tens of thousands of strings for the GC to copy and mark. Measured
+//   with one string per field, the first "parser" spent about as long in the GC threads as in
+//   decoding (a Chromium trace of the query);
+// - the rest of each field (its kind, author, tool, landing data) as a small JSON part, by
+//   column: a table of the session's distinct strings (kinds, authors, tools, open-step keys,
+//   subagent lists) and arrays of numbers into it. Parsed once; arrays of numbers parse about
+//   twice as fast as a row of mixed values per field (~170 bytes a field as rows).
+// Layout before compression (lz.ts): u32 LE byte length of the JSON part, the JSON part, u32 LE
+// byte length of the ASCII run, the ASCII run, the other run. The JSON part (type Columns): per
+// field its text's length in UTF-16 units and run (0: ASCII, 1: the other, 2: the text is in the
+// JSON part). A text UTF-8 cannot hold as it is (a lone surrogate, which a transcript's JSON
+// escapes can carry) goes into the JSON part, so it comes back unchanged.
 // Measured on a tenth of the generated 1 GB tree (scripts/bench-history-search.ts): see the commit.
 import type { FieldAuthor, FieldKind, OpenStep, SearchField } from './fields.ts';
-import { compress, decompress } from './lz.ts';
+import { compress, decompress, decompressedSize, DECOMPRESS_SLACK } from './lz.ts';
 
-type Meta = [FieldKind, FieldAuthor, string | null, string, number, number, number | null, [string, 0 | 1][], string[], 0 | 1, string?];
+/** The JSON part. Strings are indexes into `s`; -1 is null (a tool) or none (a subagent list). */
+interface Columns {
+	s: string[];
+	/** Text length (UTF-16 units) and run (ASCII, OTHER, IN_META) of each field. */
+	n: number[];
+	r: number[];
+	kind: number[];
+	author: number[];
+	tool: number[];
+	atom: string[];
+	row: number[];
+	turn: number[];
+	ms: (number | null)[];
+	/** Per field: its open steps' count, then each step as key index × 2 + (defaultOpen ? 1 : 0). */
+	opens: number[];
+	/** The subagent list, as the index of its JSON in `s`. */
+	sub: number[];
+	rewound: (0 | 1)[];
+	/** Texts of the IN_META fields, in order. */
+	odd: string[];
+}
 
-const EMPTY = new Uint8Array(0);
+const ASCII = 0;
+const OTHER = 1;
+const IN_META = 2;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The fields in the index's text format, compressed. */
 export function encodeFields(fields: readonly SearchField[]): Uint8Array {
-	const odd = fields.map((f) => !f.text.isWellFormed());
-	const texts = fields.map((f, i) => (odd[i] ? EMPTY : encoder.encode(f.text)));
-	const m: Meta[] = fields.map((f, i) => {
-		const row: Meta = [f.kind, f.author, f.tool, f.atomUuid, f.row, f.turnIndex, f.ms, f.opens.map((o) => [o.key, o.defaultOpen ? 1 : 0]), f.subagent, f.rewound ? 1 : 0];
-		if (odd[i]) row.push(f.text);
-		return row;
-	});
-	const meta = encoder.encode(JSON.stringify({ n: texts.map((t, i) => (odd[i] ? -1 : t.byteLength)), m }));
-	const out = new Uint8Array(4 + meta.byteLength + texts.reduce((n, t) => n + t.byteLength, 0));
-	new DataView(out.buffer).setUint32(0, meta.byteLength, true);
+	const runs: [Uint8Array[], Uint8Array[]] = [[], []];
+	const runBytes = [0, 0];
+	const ids = new Map<string, number>();
+	const c: Columns = { s: [], n: [], r: [], kind: [], author: [], tool: [], atom: [], row: [], turn: [], ms: [], opens: [], sub: [], rewound: [], odd: [] };
+	const id = (x: string) => {
+		let i = ids.get(x);
+		if (i === undefined) ids.set(x, (i = c.s.push(x) - 1));
+		return i;
+	};
+	for (const f of fields) {
+		c.kind.push(id(f.kind));
+		c.author.push(id(f.author));
+		c.tool.push(f.tool === null ? -1 : id(f.tool));
+		c.atom.push(f.atomUuid);
+		c.row.push(f.row);
+		c.turn.push(f.turnIndex);
+		c.ms.push(f.ms);
+		c.opens.push(f.opens.length);
+		for (const o of f.opens) c.opens.push(id(o.key) * 2 + (o.defaultOpen ? 1 : 0));
+		c.sub.push(f.subagent.length ? id(JSON.stringify(f.subagent)) : -1);
+		c.rewound.push(f.rewound ? 1 : 0);
+		if (!f.text.isWellFormed()) {
+			c.r.push(IN_META);
+			c.n.push(0);
+			c.odd.push(f.text);
+			continue;
+		}
+		const bytes = encoder.encode(f.text);
+		// As many bytes as UTF-16 units: every character is ASCII.
+		const run = bytes.byteLength === f.text.length ? ASCII : OTHER;
+		c.r.push(run);
+		c.n.push(f.text.length);
+		runs[run].push(bytes);
+		runBytes[run] += bytes.byteLength;
+	}
+	const meta = encoder.encode(JSON.stringify(c));
+	const out = new Uint8Array(8 + meta.byteLength + runBytes[ASCII] + runBytes[OTHER]);
+	const view = new DataView(out.buffer);
+	view.setUint32(0, meta.byteLength, true);
 	out.set(meta, 4);
-	let at = 4 + meta.byteLength;
-	for (const t of texts) {
+	view.setUint32(4 + meta.byteLength, runBytes[ASCII], true);
+	let at = 8 + meta.byteLength;
+	for (const t of [...runs[ASCII], ...runs[OTHER]]) {
 		out.set(t, at);
 		at += t.byteLength;
 	}
 	return compress(out);
 }
 
+/** One buffer the blocks are decompressed into, grown as needed (its bytes are decoded into
+ *  strings before the next call). */
+let scratch = new Uint8Array(0);
+
+function notIndexText(): never {
+	throw new Error('not a search index text');
+}
+
 /** The fields an index's text holds, as they were encoded. Throws on bytes of another format. */
 export function decodeFields(bytes: Uint8Array): SearchField[] {
-	const raw = decompress(bytes);
-	const metaBytes = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, true);
-	if (4 + metaBytes > raw.byteLength) throw new Error('not a search index text');
-	const { n, m } = JSON.parse(decoder.decode(raw.subarray(4, 4 + metaBytes))) as { n: number[]; m: Meta[] };
-	if (n.length !== m.length) throw new Error('not a search index text');
-	const out: SearchField[] = new Array(m.length);
-	let at = 4 + metaBytes;
+	const size = decompressedSize(bytes) + DECOMPRESS_SLACK;
+	if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
+	const raw = decompress(bytes, scratch);
+	const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+	if (raw.byteLength < 8) notIndexText();
+	const metaBytes = view.getUint32(0, true);
+	if (8 + metaBytes > raw.byteLength) notIndexText();
+	const c = JSON.parse(decoder.decode(raw.subarray(4, 4 + metaBytes))) as Columns;
+	const count = c.n?.length;
+	if (typeof count !== 'number' || [c.r, c.kind, c.author, c.tool, c.atom, c.row, c.turn, c.ms, c.sub, c.rewound].some((col) => col?.length !== count)) notIndexText();
+	const asciiBytes = view.getUint32(4 + metaBytes, true);
+	const runsAt = 8 + metaBytes;
+	if (runsAt + asciiBytes > raw.byteLength) notIndexText();
+	const runs = [decoder.decode(raw.subarray(runsAt, runsAt + asciiBytes)), decoder.decode(raw.subarray(runsAt + asciiBytes))];
+	const at = [0, 0];
+	const { s, n, r, opens } = c;
 	// Fields of one subagent share their list (as fieldsOfRows makes them): one array, not one each.
-	const lists = new Map<string, string[]>();
-	for (let i = 0; i < m.length; i++) {
-		const [kind, author, tool, atomUuid, row, turnIndex, ms, opens, subagent, rewound, inMeta] = m[i];
+	const lists = new Map<number, string[]>();
+	const none: string[] = [];
+	const out: SearchField[] = new Array(count);
+	let oi = 0;
+	let odd = 0;
+	for (let i = 0; i < count; i++) {
+		const run = r[i];
 		let text: string;
-		if (n[i] < 0) text = inMeta ?? '';
-		else {
-			text = decoder.decode(raw.subarray(at, at + n[i]));
-			at += n[i];
+		if (run === IN_META) text = c.odd[odd++] ?? notIndexText();
+		else if (run === ASCII || run === OTHER) {
+			text = runs[run].slice(at[run], at[run] + n[i]);
+			at[run] += n[i];
+		} else notIndexText();
+		const steps: OpenStep[] = new Array(opens[oi++]);
+		for (let j = 0; j < steps.length; j++) {
+			const v = opens[oi++];
+			steps[j] = { key: s[v >> 1], defaultOpen: (v & 1) === 1 };
 		}
-		const sig = subagent.length ? subagent.join('\u0000') : '';
-		let shared = lists.get(sig);
-		if (!shared) lists.set(sig, (shared = subagent));
-		out[i] = { text, kind, author, tool, atomUuid, row, turnIndex, ms, opens: opens.map(([key, d]): OpenStep => ({ key, defaultOpen: d === 1 })), subagent: shared, rewound: rewound === 1 };
+		const sub = c.sub[i];
+		let subagent = none;
+		if (sub >= 0) {
+			subagent = lists.get(sub) ?? (JSON.parse(s[sub]) as string[]);
+			lists.set(sub, subagent);
+		}
+		const tool = c.tool[i];
+		out[i] = { text, kind: s[c.kind[i]] as FieldKind, author: s[c.author[i]] as FieldAuthor, tool: tool < 0 ? null : s[tool], atomUuid: c.atom[i], row: c.row[i], turnIndex: c.turn[i], ms: c.ms[i], opens: steps, subagent, rewound: c.rewound[i] === 1 };
 	}
-	if (at !== raw.byteLength) throw new Error('not a search index text');
+	if (at[ASCII] !== runs[ASCII].length || at[OTHER] !== runs[OTHER].length || oi !== opens.length) notIndexText();
 	return out;
 }

@@ -3,7 +3,7 @@
 // repetitive text shrinks, and a block cut short or corrupted throws instead of returning bytes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compress, decompress, maxCompressedSize } from './lz.ts';
+import { compress, decompress, DECOMPRESS_SLACK, maxCompressedSize } from './lz.ts';
 
 const enc = new TextEncoder();
 const roundTrip = (b: Uint8Array) => expect(decompress(compress(b))).toEqual(b);
@@ -62,6 +62,21 @@ describe('lz', () => {
 		);
 	});
 
+	it('decompresses into a reused buffer whatever it held, and only one with room for the slack', () => {
+		const scratch = new Uint8Array(300_000).fill(0xaa);
+		for (const input of [enc.encode('the parser reads each line. '.repeat(5_000)), noise(20_000, 9), enc.encode('ab'.repeat(9_000) + 'abc'.repeat(7_000))]) {
+			const out = decompress(compress(input), scratch);
+			expect(out).toEqual(input);
+			expect(out.buffer).toBe(scratch.buffer);
+			scratch.fill(0x55);
+		}
+		const tight = new Uint8Array(1_000 + DECOMPRESS_SLACK - 1);
+		const input = noise(1_000, 4);
+		const out = decompress(compress(input), tight);
+		expect(out).toEqual(input);
+		expect(out.buffer).not.toBe(tight.buffer);
+	});
+
 	it('refuses a block cut short or corrupted', () => {
 		const block = compress(enc.encode('the parser reads each line. '.repeat(100)));
 		expect(() => decompress(block.subarray(0, block.length - 3))).toThrow();
@@ -77,5 +92,12 @@ describe('lz', () => {
 		bad[token + 1 + lits] = 0xff;
 		bad[token + 2 + lits] = 0xff;
 		expect(() => decompress(bad)).toThrow();
+		// The same in a short sequence of a long block (the wide-copy path): 14 literals, then a
+		// match 4,095 back, then 82 literals.
+		const n = 14 + 4 + 82;
+		const handMade = new Uint8Array([n, 0, 0, 0, (14 << 4) | 0, ...enc.encode('abcdefghijklmn'), 0xff, 0x0f, 15 << 4, 82 - 15, ...noise(82, 5)]);
+		expect(() => decompress(handMade)).toThrow('corrupt');
+		handMade.set([14, 0], 4 + 1 + 14); // 14 back: the first literals again
+		expect(decompress(handMade).subarray(14, 18)).toEqual(enc.encode('abcd'));
 	});
 });

@@ -115,6 +115,11 @@ export class Search {
     return (await Promise.all(jobs)).filter(Boolean).length;
   }
 
+  /** Starts the search pool's lanes ahead of a query (their workers load the search code). */
+  startLanes(): void {
+    if (this.#pool === undefined) this.#pool = this.#startPool();
+  }
+
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got
    *  focus); `history`: the history scope's field (#warmHistory). */
   async prepareSearch(keys: string[], history = false): Promise<{ fields: number; chars: number; ms: number; warmed?: number }> {
