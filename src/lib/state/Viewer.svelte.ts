@@ -20,9 +20,10 @@ import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts'
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
+import { stageInSlices } from './stage.ts';
 
-/** Files per message when a big drop is handed to the worker. */
-const STAGE_BATCH = 20;
+/** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
+const STAGE_MIN_FILES = 20;
 /** Drops of more files than this look up their head/tail scans in the scan index (a listed drop,
  *  at least 25 sessions, has more); every listed (scanned) drop stores them. */
 const INDEX_MIN_FILES = 40;
@@ -147,14 +148,11 @@ export class Viewer {
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
       // With them go the earlier scans of the same files, so those files are not read again.
       let staged = false;
-      if (!early && inWorker && files.length > STAGE_BATCH) {
+      if (!early && inWorker && files.length > STAGE_MIN_FILES) {
         const known = files.length > INDEX_MIN_FILES ? await this.#knownScans(files) : new Map<string, StoredScan>();
         if (!current()) return;
-        for (let i = 0; i < files.length; i += STAGE_BATCH) {
-          const batch = files.slice(i, i + STAGE_BATCH);
-          await api.stage(generation, batch, batch.flatMap((f) => known.get(normPath(f.path)) ?? []));
-          if (!current()) return;
-        }
+        // In short tasks, not one round trip per batch (state/stage.ts).
+        if (!(await stageInSlices(files, { touch: (f) => f.blob.size, post: (batch) => api.stage(generation, batch, batch.flatMap((f) => known.get(normPath(f.path)) ?? [])), current }))) return;
         staged = true;
       }
       const outcome = early
