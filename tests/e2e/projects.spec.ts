@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, openApp, pickFolder, stats, waitCached } from './helpers';
+import { WORKSPACE_FONTS, faceKey } from '../../src/lib/components/app/font-warmup';
 
 let TREE = '';
 let SESSIONS_BY_PROJECT: Record<string, number> = {};
@@ -247,4 +248,28 @@ test('a search across the tree builds the listed sessions in the search workers:
   await expect(main(page)).toHaveAttribute('data-session-key', target.sessionKey);
   // The landing highlights the row holding the hit's atom.
   await expect(page.locator('main .row.highlight')).toBeVisible();
+});
+
+/** The font faces (family, size, weight, style) of every element with text on screen. */
+const drawnFaces = (page: Page) =>
+  page.evaluate(() => [
+    ...new Set(
+      [...document.querySelectorAll('body *')]
+        .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim()) && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+        .map((e) => {
+          const s = getComputedStyle(e);
+          return `${s.fontFamily.startsWith('ui-monospace') ? 'mono' : 'ui'}|${Math.round(parseFloat(s.fontSize) * 100) / 100}|${s.fontWeight}|${s.fontStyle}`;
+        })
+    )
+  ]);
+
+test('every font face the workspace draws is laid out ahead on the start page (font-warmup.ts)', async ({ page }) => {
+  await openApp(page);
+  const start = await drawnFaces(page);
+  await pickFolder(page, TREE);
+  await expect(entries(page).first()).toBeVisible();
+  await expect(main(page)).toBeVisible();
+  const warmed = new Set(WORKSPACE_FONTS.map(faceKey));
+  const missing = (await drawnFaces(page)).filter((f) => !start.includes(f) && !warmed.has(f));
+  expect(missing).toEqual([]);
 });
