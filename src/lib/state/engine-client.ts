@@ -29,8 +29,9 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
     const { openHistoryStore } = await import('../store/history-index.ts');
+    const { HISTORY_ENTRY_FORMAT } = await import('../view/history/entry.ts');
     const { historyUsage } = await import('../worker/services/history-usage.ts');
-    const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
+    const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore({ format: HISTORY_ENTRY_FORMAT }) });
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
       loadLink: async (...a) => (await import('../worker/links.ts')).loadLink(engine, ...a),

@@ -50,6 +50,18 @@ describe('history index store', () => {
     expect((await s.heads(new Map([['b', 'sb']]))).size).toBe(0);
   });
 
+  it('keys entries by the caller’s format: another format finds none of them, so they are read again', async () => {
+    const dbName = fresh();
+    const v4 = await openHistoryStore<ReturnType<typeof entry>['digest'], ReturnType<typeof entry>['calls'][number]>({ dbName, format: 'search-4' });
+    await v4!.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }]);
+    const again = await openHistoryStore({ dbName, format: 'search-4' });
+    expect((await again!.heads(new Map([['a', 'sa']]))).size).toBe(1);
+    const v5 = await openHistoryStore({ dbName, format: 'search-5' });
+    expect((await v5!.heads(new Map([['a', 'sa']]))).size).toBe(0);
+    expect((await v5!.bodies(['a'])).size).toBe(0);
+    expect(historyId('a', 'search-5')).not.toBe(historyId('a', 'search-4'));
+  });
+
   it('stays under its cap by evicting the oldest history first', async () => {
     const one = JSON.stringify(entry('k0', 5)).length;
     const s = await open({ maxBytes: one * 3.5 * 1.3 });

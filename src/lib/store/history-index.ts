@@ -1,6 +1,7 @@
 // The history index's storage: one entry per listed session (view/history/types.ts HistoryEntry),
 // its own IndexedDB database, keyed by the listed key (which hashes the files' fingerprints) +
-// MODEL_VERSION + HISTORY_FORMAT, so a re-dropped tree finds every unchanged session and reads
+// MODEL_VERSION + HISTORY_FORMAT + the caller's `format` (what its bodies hold is versioned by
+// the caller: the search index's text), so a re-dropped tree finds every unchanged session and reads
 // only the changed ones. A head (digest, counts, the files' signature, bytes) is kept apart from
 // the body (billed calls, search index): a re-drop reads the small heads only; reports read the
 // bodies when asked. Bounded: its bytes are counted (JSON size of what is stored), capped at
@@ -25,7 +26,9 @@ export const HISTORY_FORMAT = 2;
 /** Default cap on stored bytes (the 1 GB generated tree indexes in well under a tenth of it). */
 export const HISTORY_MAX_BYTES = 512 * 1024 * 1024;
 
-export const historyId = (key: string) => `${key}|${MODEL_VERSION}|${HISTORY_FORMAT}`;
+/** `format`: the version of what the caller stores inside an entry (view/history/entry.ts
+ *  HISTORY_ENTRY_FORMAT): entries of another are not found, so their sessions are read again. */
+export const historyId = (key: string, format = '') => `${key}|${MODEL_VERSION}|${HISTORY_FORMAT}${format ? `|${format}` : ''}`;
 
 export interface HistoryHead<D> {
   id: string;
@@ -105,8 +108,9 @@ export function storedSize(v: unknown): number {
 }
 const sizeOf = storedSize;
 
-export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?: number; now?: () => number } = {}): Promise<HistoryStore<D, C> | null> {
+export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?: number; now?: () => number; format?: string } = {}): Promise<HistoryStore<D, C> | null> {
   const maxBytes = opts.maxBytes ?? HISTORY_MAX_BYTES;
+  const idOf = (key: string) => historyId(key, opts.format);
   const now = opts.now ?? Date.now;
   let db: IDBPDatabase<Schema<D, C>>;
   try {
@@ -181,7 +185,7 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
       const out = new Map<string, HistoryHead<D>>();
       try {
         const tx = db.transaction('heads');
-        const got = await Promise.all([...wanted.keys()].map((key) => tx.store.get(historyId(key))));
+        const got = await Promise.all([...wanted.keys()].map((key) => tx.store.get(idOf(key))));
         for (const h of got) if (h && wanted.get(h.key) === h.sig) out.set(h.key, h);
       } catch {
         // a blocked read indexes the sessions again
@@ -192,7 +196,7 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
       const out = new Map<string, { calls: C[]; search?: unknown }>();
       try {
         const tx = db.transaction('bodies');
-        const got = await Promise.all(keys.map((key) => tx.store.get(historyId(key))));
+        const got = await Promise.all(keys.map((key) => tx.store.get(idOf(key))));
         got.forEach((b, i) => {
           if (b) out.set(keys[i], { calls: b.calls, search: b.search });
         });
@@ -204,7 +208,7 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     async put(entries) {
       const savedAt = now();
       const rows = entries.map(({ entry, sig, lastMs }) => {
-        const id = historyId(entry.key);
+        const id = idOf(entry.key);
         const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
         const head: HistoryHead<D> = { id, key: entry.key, sig, lastMs, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
         head.bytes = sizeOf(head) + sizeOf(body);
@@ -242,7 +246,7 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     },
     async remove(keys) {
       try {
-        await removeIds(keys.map(historyId));
+        await removeIds(keys.map(idOf));
       } catch {
         // left for the next clear
       }

@@ -3,13 +3,14 @@
 import * as Comlink from 'comlink';
 import { Engine } from './engine.ts';
 import { openRowIndex } from '../store/row-index.ts';
+import { HISTORY_ENTRY_FORMAT } from '../view/history/entry.ts';
 import { openHistoryStore } from '../store/history-index.ts';
 import { historyUsage } from './services/history-usage.ts';
 import type { UsageQuery } from '../view/history/types.ts';
 import { loadLink } from './links.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
-const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore() });
+const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore({ format: HISTORY_ENTRY_FORMAT }) });
 
 const api = {
   load: engine.load.bind(engine),

@@ -6,9 +6,14 @@ import type { LoadedSession } from '../../ingest/types.ts';
 import { billedCalls } from './calls.ts';
 import { digestOf, type DigestListing } from './digest.ts';
 import type { HistoryEntry } from './types.ts';
-import { buildSearchIndex } from '../search/history-index.ts';
+import { buildSearchIndex, SEARCH_INDEX_VERSION } from '../search/history-index.ts';
 import { fieldsOfLoaded } from '../search/lane.ts';
 import type { SearchField } from '../search/fields.ts';
+
+/** The version of what an entry holds beyond the digest and calls (store/history-index.ts keys
+ *  entries by it): its search index's format. A new one makes every stored session read again,
+ *  instead of keeping entries whose search index this version cannot read. */
+export const HISTORY_ENTRY_FORMAT = `search-${SEARCH_INDEX_VERSION}`;
 
 export function entryOf(loaded: LoadedSession, listed: DigestListing): HistoryEntry {
   const calls = billedCalls(loaded, { sessionKey: listed.key, project: listed.project, harness: listed.harness });

@@ -65,7 +65,7 @@ export class Search {
     const given = keys.length ? keys.filter((k) => known.includes(k)) : known;
     const picked = request.history && keys.length ? given : given.sort((a, b) => Number(!sessions.isBuilt(a)) - Number(!sessions.isBuilt(b)));
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
-    if (this.#pool === undefined && picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.#pool = this.#startPool();
+    if (picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.startLanes();
     const pool = this.#pool ?? null;
     const lane = (key: string, index?: SessionSearchIndex) => {
       const session = pool && this.#poolSession(key, index);
@@ -100,7 +100,7 @@ export class Search {
   async #warmHistory(): Promise<number> {
     const listed = this.#catalog.sessions();
     if (!listed.length || !this.#historyReady()) return 0;
-    if (this.#pool === undefined) this.#pool = this.#startPool();
+    this.startLanes();
     const pool = this.#pool;
     if (!pool) return 0;
     const jobs: Promise<unknown>[] = [];
