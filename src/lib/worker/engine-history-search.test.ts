@@ -135,4 +135,13 @@ describe('the search lanes, once the history is ready', () => {
 		expect(r.ok && r.total).toBeGreaterThan(0);
 		expect(started).toBe(1);
 	});
+
+	it('do not start for a drop parsed whole (its sessions are searched on the engine’s thread)', async () => {
+		let started = 0;
+		const e = new Engine({ searchPool: () => (started++, new SearchPool([new LocalLane(20_000_000)], () => new LocalLane(1_000_000))) });
+		const out = await e.load(1, { files: files.filter((f) => f.path.endsWith('.jsonl') && !f.path.includes('subagents')).slice(0, 3) });
+		if (!out.ok || out.scanned) throw new Error('expected a drop parsed whole');
+		expect((await e.startHistory()).ready).toBe(true);
+		expect(started).toBe(0);
+	});
 });

@@ -115,9 +115,10 @@ export class Search {
     return (await Promise.all(jobs)).filter(Boolean).length;
   }
 
-  /** Starts the search pool's lanes ahead of a query (their workers load the search code). */
+  /** Starts the search pool's lanes ahead of a query (their workers load the search code), when
+   *  the load lists sessions for them to read: a drop parsed whole is searched here. */
   startLanes(): void {
-    if (this.#pool === undefined) this.#pool = this.#startPool();
+    if (this.#pool === undefined && this.#catalog.sessions().length) this.#pool = this.#startPool();
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got
