@@ -35,8 +35,9 @@ export function stopServer(server: ChildProcess | undefined): void {
   if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
 }
 
+/** FF_DUMPIO=1: Firefox's own output, the page's and its workers' console lines included. */
 export function launch(): Promise<Browser> {
-  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true });
+  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true, dumpio: !!process.env.FF_DUMPIO, extraPrefsFirefox: process.env.FF_DUMPIO ? { 'devtools.console.stdout.content': true } : {} });
 }
 
 /** A fresh page that records page errors (an uncaught exception or rejection fails the test). */

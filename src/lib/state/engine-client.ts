@@ -3,6 +3,7 @@
 // but the viewer keeps working. Created lazily, never at module load: prerendering has no Worker.
 import * as Comlink from 'comlink';
 import type { ParseWorkerApi } from '../worker/parse.worker.ts';
+import { startLaneWorker } from '../worker/lane-worker.ts';
 
 export type EngineApi = {
   [K in keyof ParseWorkerApi]: (...args: Parameters<ParseWorkerApi[K]>) => Promise<Awaited<ReturnType<ParseWorkerApi[K]>>>;
@@ -24,6 +25,12 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       api.chatRows('', 0, 0),
       new Promise((_, reject) => setTimeout(() => reject(new Error('worker did not start')), 10_000))
     ]);
+    // The engine's search and history lanes are workers of this page, started when it asks.
+    const lanePort = async () => {
+      const port = await startLaneWorker();
+      return Comlink.transfer(port, [port]);
+    };
+    void api.useLanePorts(Comlink.proxy(lanePort) as unknown as () => Promise<MessagePort>);
     return { api, inWorker: true };
   } catch {
     const { Engine } = await import('../worker/engine.ts');
@@ -73,7 +80,9 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       historyUsage: async (...a) => historyUsage(engine.history, ...a),
       historyCancel: async () => engine.history.cancel(),
       historyClear: async () => engine.history.clear(),
-      historyStored: async () => engine.history.stored()
+      historyStored: async () => engine.history.stored(),
+      // On this thread the engine starts its lanes itself (lane-worker.ts).
+      useLanePorts: async () => undefined
     };
     return { api, inWorker: false };
   }

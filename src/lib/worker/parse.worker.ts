@@ -8,6 +8,7 @@ import { openHistoryStore } from '../store/history-index.ts';
 import { historyUsage } from './services/history-usage.ts';
 import type { UsageQuery } from '../view/history/types.ts';
 import { loadLink } from './links.ts';
+import { useLanePorts } from './search-pool.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
 const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore({ format: HISTORY_ENTRY_FORMAT }) });
@@ -55,7 +56,9 @@ const api = {
   historyUsage: (query: UsageQuery) => historyUsage(engine.history, query),
   historyCancel: () => engine.history.cancel(),
   historyClear: () => engine.history.clear(),
-  historyStored: () => engine.history.stored()
+  historyStored: () => engine.history.stored(),
+  // The page starts the search and history lanes' workers for the engine (lane-worker.ts).
+  useLanePorts: (source: () => Promise<MessagePort>) => useLanePorts(source)
 };
 
 export type ParseWorkerApi = typeof api;

@@ -1,10 +1,13 @@
+// Lane workers come from the page (useLanePorts): calls wait for the port, a worker let go is kept
+// and reused with its kept text dropped, one that cannot start fails its calls instead of hanging.
 // How many search workers the engine starts, and that it starts none where workers cannot run
 // (there the engine builds listed sessions itself, one by one: engine-search.test.ts); what a job
 // takes with it to its lane (an index text moves as a copy, the engine's own stays whole).
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { LaneJob } from '../view/search/lane.ts';
-import { outgoing, poolSize, startSearchPool } from './search-pool.ts';
+import * as Comlink from 'comlink';
+import { outgoing, poolSize, startSearchPool, startSearchWorker, useLanePorts } from './search-pool.ts';
 
 describe('search pool start', () => {
 	it('one lane per core, at least 2 and at most 4', () => {
@@ -33,5 +36,49 @@ describe('search pool start', () => {
 		expect(sent.jobs[0].indexText!.byteLength).toBe(0);
 		expect([...(b.files[0].bytes ?? [])]).toEqual([1, 2, 3]);
 		expect(bytes.byteLength).toBe(0);
+	});
+});
+
+describe('lane workers from the page', () => {
+	/** A stand-in for search.worker.ts served on a port, counting what it is asked. */
+	function fakeLane(log: string[]) {
+		const { port1, port2 } = new MessageChannel();
+		Comlink.expose({ clear: () => void log.push('clear'), skipBefore: (g: number) => void log.push(`skip ${g}`), init: () => 'ready' }, port1 as unknown as Comlink.Endpoint);
+		return port2 as unknown as MessagePort;
+	}
+
+	it('asks the page for a port, waits for it, and reuses a worker let go after dropping what it kept', async () => {
+		const log: string[] = [];
+		let asked = 0;
+		let give: (p: MessagePort) => void = () => undefined;
+		useLanePorts(() => {
+			asked++;
+			return new Promise((r) => (give = r));
+		});
+		const w = startSearchWorker('lane');
+		// Called before the port exists: the call waits for it.
+		const answer = w.guarded(() => w.api.init(1, 1, 0));
+		give(fakeLane(log));
+		expect(await answer).toBe('ready');
+		w.dispose();
+		w.dispose(); // twice is once
+		const again = startSearchWorker('lane');
+		expect(again).toBe(w);
+		expect(asked).toBe(1);
+		await again.api.skipBefore(3);
+		expect(log).toEqual(['clear', 'skip 3']);
+		// The pool's only kept worker is in use again: the next one is a new one.
+		useLanePorts(() => Promise.resolve(fakeLane(log)));
+		expect(startSearchWorker('lane')).not.toBe(w);
+	});
+
+	it('a worker the page cannot start fails its calls, now and later, and is not kept', async () => {
+		useLanePorts(() => Promise.reject(new Error('blocked worker URL')));
+		const w = startSearchWorker('history worker');
+		await expect(w.guarded(() => w.api.init(1, 1, 0))).rejects.toThrow('history worker failed: blocked worker URL');
+		await expect(w.guarded(() => w.api.init(1, 1, 0))).rejects.toThrow('history worker failed');
+		w.dispose();
+		useLanePorts(() => Promise.resolve(fakeLane([])));
+		expect(startSearchWorker('lane')).not.toBe(w);
 	});
 });

@@ -1,12 +1,15 @@
-// Starts the search pool's workers (search.worker.ts) from the engine worker: one lane each, a
-// share of the search text budget each. Where a worker cannot start (Node, a browser without
-// nested workers) there is no pool and the engine searches those sessions itself, as before.
+// Starts the search pool's lanes for the engine: one search worker (search.worker.ts) each, a
+// share of the search text budget each. The workers are the page's, started at the engine's
+// request and reached over a port (lane-worker.ts says why); the history index's lanes are the
+// same workers (history-lanes.ts). Where a worker cannot start (Node, a browser without workers
+// in workers) there is no pool and the engine searches those sessions itself, as before.
 import * as Comlink from 'comlink';
 import { LocalLane, readAhead, type LaneJob, type LaneResult, type SearchLane } from '../view/search/lane.ts';
 import { SearchPool } from '../view/search/pool.ts';
 import type { SearchRequest } from '../view/search/run.ts';
 import type { InputFile } from '../ingest/types.ts';
 import type { SearchWorkerApi } from './search.worker.ts';
+import { startLaneWorker } from './lane-worker.ts';
 
 /** Lanes: one per core, at least 2 (a build and a scan side by side), at most 4 (memory). A third
  *  lane on 2 cores was measured and bought nothing once a lane's reads moved to the engine's thread
@@ -39,20 +42,39 @@ export function startSearchPool(totalChars: number, residentChars = HISTORY_RESI
   return new SearchPool(lanes, () => new LocalLane(perLane, residentPerLane, HISTORY_RESIDENT_IDLE_MS));
 }
 
-/** A search worker (search.worker.ts) whose calls fail instead of hanging once it failed: a
- *  worker whose module fails to load never answers, so its error fails the calls in flight and
- *  every later one (the search pool then hands its jobs to the other lanes or to this thread; the
- *  history queue likewise). Used by the search pool and by the history lanes (history-lanes.ts). */
-export function startSearchWorker(name: string): { api: Comlink.Remote<SearchWorkerApi>; guarded: <T>(call: () => Promise<T>) => Promise<T>; dispose(): void } {
-  const worker = new Worker(new URL('./search.worker.ts', import.meta.url), { type: 'module' });
-  const api = Comlink.wrap<SearchWorkerApi>(worker);
+type SearchWorker = { api: Comlink.Remote<SearchWorkerApi>; guarded: <T>(call: () => Promise<T>) => Promise<T>; dispose(): void };
+
+/** Where a lane's worker comes from: the page's (useLanePorts, lane-worker.ts says why), else
+ *  started on this thread (the engine on the page's thread). */
+let lanePort: () => Promise<MessagePort> = startLaneWorker;
+
+/** The engine worker's lanes are started by the page: `source` answers with a port to a new one. */
+export function useLanePorts(source: () => Promise<MessagePort>): void {
+  lanePort = source;
+}
+
+/** Search workers let go by a pool or a history pass, kept for the next one (their kept text
+ *  dropped) rather than started anew each time: at most as many live as were ever busy at once
+ *  (history lanes and search lanes, ≤ 8). */
+const idle: SearchWorker[] = [];
+
+/** A search worker (search.worker.ts), a kept one if any, whose calls fail instead of hanging once
+ *  it failed: a worker whose module fails to load never answers, so its failure fails the calls in
+ *  flight and every later one (the search pool then hands its jobs to the other lanes or to this
+ *  thread; the history queue likewise). Used by the search pool and by the history lanes
+ *  (history-lanes.ts). `dispose` drops what the worker keeps and hands it back for reuse. */
+export function startSearchWorker(name: string): SearchWorker {
+  const kept = idle.pop();
+  if (kept) return kept;
   let failed: Error | null = null;
   const waiting = new Set<(e: Error) => void>();
-  worker.addEventListener('error', (e) => {
-    failed = new Error(`${name} failed: ${e.message ?? 'no message'}`);
+  const port = lanePort();
+  port.catch((e: unknown) => {
+    failed = new Error(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
     for (const reject of waiting) reject(failed);
     waiting.clear();
   });
+  const api = Comlink.wrap<SearchWorkerApi>(deferredEndpoint(port));
   const guarded = <T>(call: () => Promise<T>): Promise<T> => {
     if (failed) return Promise.reject(failed);
     return new Promise<T>((resolve, reject) => {
@@ -62,13 +84,26 @@ export function startSearchWorker(name: string): { api: Comlink.Remote<SearchWor
         .finally(() => waiting.delete(reject));
     });
   };
-  return {
+  const self: SearchWorker = {
     api,
     guarded,
     dispose() {
-      api[Comlink.releaseProxy]();
-      worker.terminate();
+      if (failed || idle.includes(self)) return;
+      void api.clear();
+      idle.push(self);
     }
+  };
+  return self;
+}
+
+/** An endpoint for a port still on its way: what is posted, and every listener, waits for it, in order. */
+function deferredEndpoint(port: Promise<MessagePort>): Comlink.Endpoint {
+  const later = (f: (p: MessagePort) => void) => void port.then(f, () => undefined);
+  return {
+    postMessage: (message: unknown, transfer?: Transferable[]) => later((p) => p.postMessage(message, transfer ?? [])),
+    addEventListener: (type: string, listener: EventListenerOrEventListenerObject, options?: object) => later((p) => p.addEventListener(type, listener, options)),
+    removeEventListener: (type: string, listener: EventListenerOrEventListenerObject, options?: object) => later((p) => p.removeEventListener(type, listener, options)),
+    start: () => later((p) => p.start())
   };
 }
 

@@ -39,4 +39,10 @@ const api = {
 
 export type SearchWorkerApi = typeof api;
 
-Comlink.expose(api);
+// Served on the port its starter sends (lane-worker.ts), after a first word that the module loaded.
+self.addEventListener('message', function serve(e: MessageEvent) {
+  if (!(e.data?.lanePort instanceof MessagePort)) return;
+  self.removeEventListener('message', serve);
+  Comlink.expose(api, e.data.lanePort);
+});
+(self as unknown as { postMessage(message: unknown): void }).postMessage('loaded');

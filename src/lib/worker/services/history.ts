@@ -33,11 +33,7 @@ export interface HistoryFeed {
 /** What the list needs of an indexed session. */
 export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
 
-interface Indexed {
-  digest: SessionDigest;
-  calls: number;
-  bytes: number;
-}
+type Indexed = { digest: SessionDigest; calls: number; bytes: number };
 
 export class HistoryService {
   #openStore: () => Promise<Store | null>;
@@ -157,10 +153,11 @@ export class HistoryService {
     const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
     const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
-    const queue = (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate));
-    if (items.length) await queue.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
-    // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
-    if (generation === this.#generation && this.#queue === queue) {
+    // Lanes (workers) only when there is something to read: a re-dropped tree starts none.
+    const queue = items.length ? (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate)) : null;
+    await queue?.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    // Done (or cancelled): the lanes let their workers go (kept for reuse, search-pool.ts).
+    if (queue && generation === this.#generation && this.#queue === queue) {
       queue.dispose();
       this.#queue = null;
     }
