@@ -11,6 +11,11 @@ export default {
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
+    // The boot's stylesheets (~36 KB) are inlined into index.html: as six <link>s they were six
+    // requests and a style-sheet parse task of its own before the first screen (26 ms at 4× CPU;
+    // issue 25, bench:browser --case boot). SvelteKit leaves them as disabled links too, so a lazy
+    // chunk's loader does not fetch them again.
+    inlineStyleThreshold: 65536,
     // The page registers the service worker itself, once its first screen is drawn
     // (src/lib/state/offline.ts): registered by SvelteKit at load, its install fetched and
     // compiled every chunk while a linked session was still booting (issue 25).
