@@ -72,9 +72,10 @@ async function diagnose(page: Page, errors: string[], logs: string[]): Promise<v
  * suite does (playwright.config.ts). The two flakes this suite was known for are fixed: an open or
  * a click "stalling" after a drop (the history progress line moved the session list under the
  * pointer; HistoryProgress.svelte, pinned by e2e/history.spec.ts), and a panel that asks the engine
- * right after a drop not answering in 30 s: the history pass ended by ending its lane workers,
- * which in Firefox leaves the engine's thread stuck (search-pool.ts; pinned by the history-passes
- * test below, which hung on the old code). A failure prints whether the engine still answers.
+ * right after a drop not answering in 30 s: the engine's worker started and ended its lanes' workers
+ * itself, which in Firefox under WebDriver leaves its thread stuck (they are the page's workers now:
+ * lane-worker.ts; pinned by the history-passes test below, which hung on the old code). A failure
+ * prints whether the page and the engine still answer.
  */
 async function withPage(fn: (page: Page) => Promise<void>): Promise<void> {
   const tries = process.env.CI ? 2 : 1;
@@ -145,8 +146,8 @@ test('a dropped projects folder is walked through its entries, listed by project
 });
 
 test('the engine keeps answering after many history passes (each lets its lane workers go)', async () => {
-  // When a pass ended its lane workers, Firefox left the engine's thread stuck within a few passes
-  // (search-pool.ts keeps them for the next pass instead): every later call hung.
+  // While the engine's worker started and ended its lanes' workers itself, Firefox left its thread
+  // stuck within a few passes (lane-worker.ts): every later call hung.
   await withPage(async (page) => {
     await openApp(page);
     for (const dir of passes) {

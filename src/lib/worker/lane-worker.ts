@@ -1,10 +1,10 @@
 // Starts one search worker (search.worker.ts) and hands back a port to its API. The page calls it
 // for the engine (state/engine-client.ts passes it to the engine worker), so the lanes are workers
-// of the page, not workers started by a worker: in Firefox, while anything watches its workers
-// (WebDriver BiDi, as in the Firefox smoke, or the developer tools), a worker that starts or ends
-// a worker of its own sometimes waits on the page's thread for good, and the engine then answered
-// nothing ("no answer in 30 s" right after a drop). Firefox without a watcher, and Chromium, never
-// showed it. Where the engine runs on the page's thread it calls this itself.
+// of the page, not workers started by a worker: in Firefox, while something watches its workers
+// (WebDriver BiDi, as in the Firefox smoke; the developer tools watch them the same way), a worker
+// that starts or ends workers of its own sometimes waits on the page's thread for good, and the
+// engine then answered nothing ("no answer in 30 s" right after a drop). Firefox with no watcher,
+// and Chromium, never showed it. Where the engine runs on the page's thread it calls this itself.
 
 /** Workers started here: a worker whose object is dropped may be collected, and its lane with it. */
 const started: Worker[] = [];

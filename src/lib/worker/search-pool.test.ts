@@ -1,5 +1,5 @@
-// Lane workers come from the page (useLanePorts): calls wait for the port, a worker let go is kept
-// and reused with its kept text dropped, one that cannot start fails its calls instead of hanging.
+// Lane workers come from the page (useLanePorts): calls wait for the port, a worker let go is asked
+// to close, one that cannot start fails its calls instead of hanging.
 // How many search workers the engine starts, and that it starts none where workers cannot run
 // (there the engine builds listed sessions itself, one by one: engine-search.test.ts); what a job
 // takes with it to its lane (an index text moves as a copy, the engine's own stays whole).
@@ -40,14 +40,14 @@ describe('search pool start', () => {
 });
 
 describe('lane workers from the page', () => {
-	/** A stand-in for search.worker.ts served on a port, counting what it is asked. */
+	/** A stand-in for search.worker.ts served on a port, logging what it is asked. */
 	function fakeLane(log: string[]) {
 		const { port1, port2 } = new MessageChannel();
-		Comlink.expose({ clear: () => void log.push('clear'), skipBefore: (g: number) => void log.push(`skip ${g}`), init: () => 'ready' }, port1 as unknown as Comlink.Endpoint);
+		Comlink.expose({ init: () => 'ready', close: () => void log.push('close') }, port1 as unknown as Comlink.Endpoint);
 		return port2 as unknown as MessagePort;
 	}
 
-	it('asks the page for a port, waits for it, and reuses a worker let go after dropping what it kept', async () => {
+	it('asks the page for a port and waits for it; a worker let go is asked to close, once', async () => {
 		const log: string[] = [];
 		let asked = 0;
 		let give: (p: MessagePort) => void = () => undefined;
@@ -61,24 +61,21 @@ describe('lane workers from the page', () => {
 		give(fakeLane(log));
 		expect(await answer).toBe('ready');
 		w.dispose();
-		w.dispose(); // twice is once
-		const again = startSearchWorker('lane');
-		expect(again).toBe(w);
-		expect(asked).toBe(1);
-		await again.api.skipBefore(3);
-		expect(log).toEqual(['clear', 'skip 3']);
-		// The pool's only kept worker is in use again: the next one is a new one.
-		useLanePorts(() => Promise.resolve(fakeLane(log)));
-		expect(startSearchWorker('lane')).not.toBe(w);
+		w.dispose();
+		// (The stand-in stays up: a call after both disposals answers after whatever they sent.)
+		await w.api.init(1, 1, 0);
+		expect(log).toEqual(['close']);
+		// The next lane is a new worker.
+		useLanePorts(() => (asked++, Promise.resolve(fakeLane(log))));
+		const next = startSearchWorker('lane');
+		expect(await next.guarded(() => next.api.init(1, 1, 0))).toBe('ready');
+		expect(asked).toBe(2);
 	});
 
-	it('a worker the page cannot start fails its calls, now and later, and is not kept', async () => {
+	it('a worker the page cannot start fails its calls, now and later', async () => {
 		useLanePorts(() => Promise.reject(new Error('blocked worker URL')));
 		const w = startSearchWorker('history worker');
 		await expect(w.guarded(() => w.api.init(1, 1, 0))).rejects.toThrow('history worker failed: blocked worker URL');
 		await expect(w.guarded(() => w.api.init(1, 1, 0))).rejects.toThrow('history worker failed');
-		w.dispose();
-		useLanePorts(() => Promise.resolve(fakeLane([])));
-		expect(startSearchWorker('lane')).not.toBe(w);
 	});
 });

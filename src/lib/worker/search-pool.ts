@@ -1,7 +1,7 @@
 // Starts the search pool's lanes for the engine: one search worker (search.worker.ts) each, a
 // share of the search text budget each. The workers are the page's, started at the engine's
-// request and reached over a port (lane-worker.ts says why); the history index's lanes are the
-// same workers (history-lanes.ts). Where a worker cannot start (Node, a browser without workers
+// request and reached over a port (lane-worker.ts says why); the history index's lanes are
+// search workers too (history-lanes.ts). Where a worker cannot start (Node, a browser without workers
 // in workers) there is no pool and the engine searches those sessions itself, as before.
 import * as Comlink from 'comlink';
 import { LocalLane, readAhead, type LaneJob, type LaneResult, type SearchLane } from '../view/search/lane.ts';
@@ -53,19 +53,12 @@ export function useLanePorts(source: () => Promise<MessagePort>): void {
   lanePort = source;
 }
 
-/** Search workers let go by a pool or a history pass, kept for the next one (their kept text
- *  dropped) rather than started anew each time: at most as many live as were ever busy at once
- *  (history lanes and search lanes, ≤ 8). */
-const idle: SearchWorker[] = [];
-
-/** A search worker (search.worker.ts), a kept one if any, whose calls fail instead of hanging once
- *  it failed: a worker whose module fails to load never answers, so its failure fails the calls in
- *  flight and every later one (the search pool then hands its jobs to the other lanes or to this
- *  thread; the history queue likewise). Used by the search pool and by the history lanes
- *  (history-lanes.ts). `dispose` drops what the worker keeps and hands it back for reuse. */
+/** A search worker (search.worker.ts) whose calls fail instead of hanging once it failed: a worker
+ *  whose module fails to load never answers, so its failure fails the calls in flight and every
+ *  later one (the search pool then hands its jobs to the other lanes or to this thread; the
+ *  history queue likewise). Used by the search pool and by the history lanes (history-lanes.ts).
+ *  `dispose` asks it to close: a pool or pass that ends lets its workers' heaps go. */
 export function startSearchWorker(name: string): SearchWorker {
-  const kept = idle.pop();
-  if (kept) return kept;
   let failed: Error | null = null;
   const waiting = new Set<(e: Error) => void>();
   const port = lanePort();
@@ -84,16 +77,17 @@ export function startSearchWorker(name: string): SearchWorker {
         .finally(() => waiting.delete(reject));
     });
   };
-  const self: SearchWorker = {
+  let disposed = false;
+  return {
     api,
     guarded,
     dispose() {
-      if (failed || idle.includes(self)) return;
-      void api.clear();
-      idle.push(self);
+      if (disposed || failed) return;
+      disposed = true;
+      // No answer comes: the worker is gone once it has read this.
+      void api.close();
     }
   };
-  return self;
 }
 
 /** An endpoint for a port still on its way: what is posted, and every listener, waits for it, in order. */

@@ -34,6 +34,10 @@ const api = {
   /** One session of the history index (view/history/lane.ts): built here, only its entry goes back. */
   index(job: HistoryJob) {
     return indexOne(job);
+  },
+  /** Ends this worker (a pool or a history pass let it go); no answer comes. */
+  close(): void {
+    self.close();
   }
 };
 

@@ -156,7 +156,7 @@ export class HistoryService {
     // Lanes (workers) only when there is something to read: a re-dropped tree starts none.
     const queue = items.length ? (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate)) : null;
     await queue?.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
-    // Done (or cancelled): the lanes let their workers go (kept for reuse, search-pool.ts).
+    // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
     if (queue && generation === this.#generation && this.#queue === queue) {
       queue.dispose();
       this.#queue = null;
