@@ -30,6 +30,18 @@ async function dropAndIndex(page: Page): Promise<Status> {
   await dropFolder(page, TREE);
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 60_000 });
   await expect.poll(async () => (await history(page)).ready, { timeout: 60_000 }).toBe(true);
+  // `ready` comes once every session is indexed; the last batches may still be on their way to
+  // the store (bytesStored grows until they land). The pass has ended, its writes landed, when its
+  // `ms` stops moving: it counts up until then.
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const { ms } = await history(page);
+      const still = ms === last;
+      last = ms;
+      return still;
+    }, { timeout: 60_000 })
+    .toBe(true);
   return history(page);
 }
 
