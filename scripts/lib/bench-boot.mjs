@@ -33,8 +33,8 @@ function collect() {
   return {
     firstRowMs: b.firstRow,
     // The three longest tasks before the row, [start, duration] in ms, to say which one it is.
-    topTasks: before.sort((x, y) => y[1] - x[1]).slice(0, 3).map(([s, d]) => [Math.round(s), Math.round(d)]),
-    longestTaskMs: Math.max(0, ...b.tasks.filter(([s]) => s <= b.firstRow).map(([, d]) => d)),
+    topTasks: [...before].sort((x, y) => y[1] - x[1]).slice(0, 3).map(([s, d]) => [Math.round(s), Math.round(d)]),
+    longestTaskMs: Math.max(0, ...before.map(([, d]) => d)),
     jsKb: bytes(main) / 1024,
     workerJsKb: bytes(js.filter((r) => r.name.includes('/workers/'))) / 1024,
     scripts: main.length

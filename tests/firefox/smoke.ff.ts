@@ -165,6 +165,8 @@ test('the engine keeps answering after many history passes (each lets its lane w
       ])
     );
     assert.equal(answered, 'answered');
+    // Each pass's lane workers closed once it ended: none is left of the six passes.
+    await page.waitForFunction(() => (window as unknown as { __loupe: { laneWorkers(): number } }).__loupe.laneWorkers() === 0, { timeout: 10_000, polling: 100 });
   });
 });
 

@@ -5,6 +5,8 @@ import * as Comlink from 'comlink';
 import type { ParseWorkerApi } from '../worker/parse.worker.ts';
 import { startLaneWorker } from '../worker/lane-worker.ts';
 
+export { openLaneWorkers } from '../worker/lane-worker.ts';
+
 export type EngineApi = {
   [K in keyof ParseWorkerApi]: (...args: Parameters<ParseWorkerApi[K]>) => Promise<Awaited<ReturnType<ParseWorkerApi[K]>>>;
 };

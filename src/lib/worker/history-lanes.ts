@@ -4,10 +4,10 @@
 // lane's thread is busy building). Where a worker cannot start there are none, and the queue
 // builds on the engine's own thread (view/history/queue.ts).
 import type { HistoryJob, HistoryLane, HistoryResult } from '../view/history/lane.ts';
-import { poolSize, startSearchWorker, transferable, withBytes } from './search-pool.ts';
+import { canStartLanes, poolSize, startSearchWorker, transferable, withBytes } from './search-pool.ts';
 
 export function startHistoryLanes(): HistoryLane[] {
-  if (typeof Worker === 'undefined') return [];
+  if (!canStartLanes()) return [];
   const n = poolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
   const lanes: HistoryLane[] = [];
   try {

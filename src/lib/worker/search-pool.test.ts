@@ -1,13 +1,15 @@
-// Lane workers come from the page (useLanePorts): calls wait for the port, a worker let go is asked
-// to close, one that cannot start fails its calls instead of hanging.
 // How many search workers the engine starts, and that it starts none where workers cannot run
 // (there the engine builds listed sessions itself, one by one: engine-search.test.ts); what a job
-// takes with it to its lane (an index text moves as a copy, the engine's own stays whole).
+// takes with it to its lane (an index text moves as a copy, the engine's own stays whole). Lane
+// workers from the page (useLanePorts): calls wait for the port, a worker let go is asked to
+// close, one that cannot start fails its calls instead of hanging, and with the page's lanes a
+// thread without Worker of its own has a pool.
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { LaneJob } from '../view/search/lane.ts';
 import * as Comlink from 'comlink';
 import { outgoing, poolSize, startSearchPool, startSearchWorker, useLanePorts } from './search-pool.ts';
+import { startHistoryLanes } from './history-lanes.ts';
 
 describe('search pool start', () => {
 	it('one lane per core, at least 2 and at most 4', () => {
@@ -70,6 +72,13 @@ describe('lane workers from the page', () => {
 		const next = startSearchWorker('lane');
 		expect(await next.guarded(() => next.api.init(1, 1, 0))).toBe('ready');
 		expect(asked).toBe(2);
+	});
+
+	it('with the page starting lanes, a thread without Worker of its own has a pool and history lanes', () => {
+		useLanePorts(() => Promise.resolve(fakeLane([])));
+		expect(typeof Worker).toBe('undefined');
+		expect(startSearchPool(1_000_000)).not.toBeNull();
+		expect(startHistoryLanes()).toHaveLength(poolSize(undefined));
 	});
 
 	it('a worker the page cannot start fails its calls, now and later', async () => {

@@ -1,8 +1,8 @@
 // Starts the search pool's lanes for the engine: one search worker (search.worker.ts) each, a
 // share of the search text budget each. The workers are the page's, started at the engine's
 // request and reached over a port (lane-worker.ts says why); the history index's lanes are
-// search workers too (history-lanes.ts). Where a worker cannot start (Node, a browser without workers
-// in workers) there is no pool and the engine searches those sessions itself, as before.
+// search workers too (history-lanes.ts). Where none can start (Node: no page, no Worker) there
+// is no pool and the engine searches those sessions itself, as before.
 import * as Comlink from 'comlink';
 import { LocalLane, readAhead, type LaneJob, type LaneResult, type SearchLane } from '../view/search/lane.ts';
 import { SearchPool } from '../view/search/pool.ts';
@@ -28,7 +28,7 @@ export const HISTORY_RESIDENT_IDLE_MS = 5 * 60_000;
 
 /** A pool of search workers, or null where workers cannot be started here. */
 export function startSearchPool(totalChars: number, residentChars = HISTORY_RESIDENT_CHARS): SearchPool | null {
-  if (typeof Worker === 'undefined') return null;
+  if (!canStartLanes()) return null;
   const n = poolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
   const perLane = Math.floor(totalChars / n);
   const residentPerLane = Math.floor(residentChars / n);
@@ -44,13 +44,18 @@ export function startSearchPool(totalChars: number, residentChars = HISTORY_RESI
 
 type SearchWorker = { api: Comlink.Remote<SearchWorkerApi>; guarded: <T>(call: () => Promise<T>) => Promise<T>; dispose(): void };
 
-/** Where a lane's worker comes from: the page's (useLanePorts, lane-worker.ts says why), else
- *  started on this thread (the engine on the page's thread). */
-let lanePort: () => Promise<MessagePort> = startLaneWorker;
+/** Where a lane's worker comes from: the page (useLanePorts, lane-worker.ts says why); without
+ *  one, it is started on this thread (the engine on the page's thread). */
+let pageLanes: (() => Promise<MessagePort>) | null = null;
 
 /** The engine worker's lanes are started by the page: `source` answers with a port to a new one. */
 export function useLanePorts(source: () => Promise<MessagePort>): void {
-  lanePort = source;
+  pageLanes = source;
+}
+
+/** Whether lane workers can be had here: from the page, or started on this thread. */
+export function canStartLanes(): boolean {
+  return pageLanes !== null || typeof Worker !== 'undefined';
 }
 
 /** A search worker (search.worker.ts) whose calls fail instead of hanging once it failed: a worker
@@ -61,7 +66,7 @@ export function useLanePorts(source: () => Promise<MessagePort>): void {
 export function startSearchWorker(name: string): SearchWorker {
   let failed: Error | null = null;
   const waiting = new Set<(e: Error) => void>();
-  const port = lanePort();
+  const port = (pageLanes ?? startLaneWorker)();
   port.catch((e: unknown) => {
     failed = new Error(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
     for (const reject of waiting) reject(failed);

@@ -37,11 +37,18 @@ const api = {
   },
   /** Ends this worker (a pool or a history pass let it go); no answer comes. */
   close(): void {
+    // Its starter lets go of it (lane-worker.ts); the word leaves before the worker ends.
+    post('closed');
     self.close();
   }
 };
 
 export type SearchWorkerApi = typeof api;
+
+/** A word to whoever started this worker (lane-worker.ts), beside the API's port. */
+function post(word: 'loaded' | 'closed'): void {
+  (self as unknown as { postMessage(message: unknown): void }).postMessage(word);
+}
 
 // Served on the port its starter sends (lane-worker.ts), after a first word that the module loaded.
 self.addEventListener('message', function serve(e: MessageEvent) {
@@ -49,4 +56,4 @@ self.addEventListener('message', function serve(e: MessageEvent) {
   self.removeEventListener('message', serve);
   Comlink.expose(api, e.data.lanePort);
 });
-(self as unknown as { postMessage(message: unknown): void }).postMessage('loaded');
+post('loaded');
