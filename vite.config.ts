@@ -1,5 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
+import { compileHints } from './scripts/vite/compile-hints.ts';
 
 // The model, ingest and view folders hold pure modules (nothing runs at import but their own
 // definitions), so a chunk keeps only the exports it uses: the page importing one helper from
@@ -7,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 const treeshake = { moduleSideEffects: [{ test: /\/src\/lib\/(model|ingest|view)\/.*\.(ts|js|json)$/, sideEffects: false }] };
 
 export default defineConfig({
-  plugins: [sveltekit()],
+  plugins: [sveltekit(), compileHints()],
   build: { rolldownOptions: { treeshake } },
   worker: { format: 'es', rolldownOptions: { treeshake } },
   test: {

@@ -1,6 +1,6 @@
-// The virtualized list's arithmetic: offsets, hit-testing, the drawn window, anchoring, j/k.
+// The virtualized list's arithmetic: offsets, hit-testing, the drawn window, anchoring, j/k, draw slices.
 import { describe, expect, it } from 'vitest';
-import { anchorAt, computeOffsets, rowAt, scrollForAnchor, turnJump, windowRange } from './virtual';
+import { anchorAt, computeOffsets, nextSlice, rowAt, scrollForAnchor, turnJump, windowRange } from './virtual';
 
 describe('virtual list arithmetic', () => {
 	const o = computeOffsets([10, 20, 30, 40]);
@@ -40,5 +40,16 @@ describe('virtual list arithmetic', () => {
 		expect(turnJump(t, 8, 6, -1)).toBe(5);
 		expect(turnJump(t, 8, 5, -1)).toBe(3);
 		expect(turnJump(t, 8, 0, -1)).toBeNull();
+	});
+	it('a draw slice fits the time budget by the last slice, grows at most twofold, and stays in bounds', () => {
+		// 2 rows took 30 ms: 15 a row, 2 fit in 30 ms.
+		expect(nextSlice(2, 30, 30, 1, 16)).toBe(2);
+		// Fast rows: the count may double, no more, however cheap they were.
+		expect(nextSlice(2, 4, 30, 1, 16)).toBe(4);
+		expect(nextSlice(8, 0, 30, 1, 16)).toBe(16);
+		// Slow rows: fewer per task, never none.
+		expect(nextSlice(8, 120, 30, 1, 16)).toBe(2);
+		expect(nextSlice(2, 400, 30, 1, 16)).toBe(1);
+		expect(nextSlice(16, 10, 30, 1, 16)).toBe(16);
 	});
 });

@@ -1,6 +1,6 @@
 // The arithmetic of the virtualized chat list, kept pure so it is tested in Node: prefix-sum
 // offsets from measured-or-estimated heights, the row under a y position, the window of rows to
-// draw, and the scroll position that keeps an anchor row where it was.
+// draw, the scroll position that keeps an anchor row where it was, and how many rows to draw a task.
 
 /** offsets[i] = top of row i; offsets[n] = total height. */
 export function computeOffsets(heights: ArrayLike<number>): Float64Array {
@@ -72,4 +72,15 @@ export function turnJump(turnOf: (i: number) => number, n: number, cur: number, 
 	const s = start(cur);
 	if (s < cur) return s;
 	return s > 0 ? start(s - 1) : null;
+}
+
+/** Rows drawn per task (issue 25): how many fit a time budget, judged by the last slice. Drawing
+ *  rows is mostly the browser's first run of their code and its layout, so a row's cost depends
+ *  on the device and on how warm the page is; a fixed count was 50 ms a slice on a fast machine
+ *  and over 100 on a phone-speed CPU. The next slice scales the last one's count by
+ *  budget / its time, at most doubling, within [min, max]. */
+export function nextSlice(lastCount: number, lastMs: number, budgetMs: number, min: number, max: number): number {
+	const perRow = lastMs / Math.max(1, lastCount);
+	const fit = perRow > 0 ? Math.floor(budgetMs / perRow) : max;
+	return Math.max(min, Math.min(max, 2 * Math.max(1, lastCount), fit));
 }

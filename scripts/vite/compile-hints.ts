@@ -1,0 +1,69 @@
+// A Vite plugin (client build only) that marks the boot's chunks for eager compilation in V8
+// (issue 25). Without a hint, V8 pre-parses a script lazily and compiles each function the first
+// time it runs, on the main thread: on a cold start that was most of the boot's long tasks
+// (module evaluation, the mount, the first rows). With `//# allFunctionsCalledOnLoad` at the top
+// of a file (V8's explicit compile hints, Chrome 136+), Chromium compiles all of its functions
+// while the file streams in, off the main thread. Other browsers read a comment.
+//
+// Marked: the build's entry chunks and every chunk they import statically, which is what the
+// page loads before its first screen (SvelteKit's modulepreload list). Lazy chunks (usage,
+// search results, share dialog, highlight.js) keep lazy compilation: most of their code never
+// runs, and eager compilation would cost memory for nothing.
+import type { Plugin } from 'vite';
+
+export const HINT = '//# allFunctionsCalledOnLoad\n';
+
+/** The part of a Rollup / Rolldown output chunk this plugin reads. */
+export interface ChunkLike {
+	type: 'chunk' | 'asset';
+	fileName: string;
+	isEntry?: boolean;
+	imports?: string[];
+}
+
+/** File names of the entry chunks and their static imports, transitively. */
+export function bootChunks(bundle: Record<string, ChunkLike>): Set<string> {
+	const out = new Set<string>();
+	const stack = Object.values(bundle)
+		.filter((c) => c.type === 'chunk' && c.isEntry)
+		.map((c) => c.fileName);
+	while (stack.length) {
+		const name = stack.pop()!;
+		if (out.has(name)) continue;
+		const c = bundle[name];
+		if (!c || c.type !== 'chunk') continue;
+		out.add(name);
+		stack.push(...(c.imports ?? []));
+	}
+	return out;
+}
+
+/** Source map mappings for code with one line added on top: an empty first line. */
+export function shiftMappings(mappings: string): string {
+	return ';' + mappings;
+}
+
+export function compileHints(): Plugin {
+	let skip = false;
+	return {
+		name: 'loupe-compile-hints',
+		apply: 'build',
+		configResolved(config) {
+			// The prerender (SSR) build runs in Node, where the hint does nothing.
+			skip = !!config.build.ssr;
+		},
+		generateBundle: {
+			// After Vite's own, which puts its preload helper (__vite__mapDeps) on top of a chunk.
+			order: 'post',
+			handler(_options, bundle) {
+				if (skip) return;
+				for (const name of bootChunks(bundle as unknown as Record<string, ChunkLike>)) {
+					const chunk = bundle[name];
+					if (chunk.type !== 'chunk' || chunk.code.startsWith(HINT)) continue;
+					chunk.code = HINT + chunk.code;
+					if (chunk.map) chunk.map.mappings = shiftMappings(chunk.map.mappings);
+				}
+			}
+		}
+	};
+}
