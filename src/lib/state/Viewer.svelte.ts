@@ -315,14 +315,25 @@ export class Viewer {
 
   async #show(api: EngineApi, key: string, withTimeline: boolean, stale: () => boolean = () => false): Promise<void> {
     // A scanned drop draws the open session only (its main lane and subagents), never all of them.
-    const [index, layout] = await Promise.all([
-      api.chatIndex(key),
-      withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline)
-    ]);
+    const indexed = api.chatIndex(key);
+    const laidOut = withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline);
+    const showIndex = (index: Awaited<typeof indexed>) => {
+      this.currentKey = key;
+      this.chatKeep = 0;
+      this.chatIndex = index?.rows ?? [];
+    };
+    // With no timeline on screen yet (the first session shown), the chat's rows are fetched as soon
+    // as its index is here, while the worker lays out the timeline (issue 25: the first rows
+    // waited for it). Otherwise the two change together: the timeline never shows another session.
+    const early = this.timeline === null;
+    if (early) {
+      const index = await indexed;
+      if (stale()) return;
+      showIndex(index);
+    }
+    const [index, layout] = await Promise.all([indexed, laidOut]);
     if (stale()) return;
-    this.currentKey = key;
-    this.chatKeep = 0;
-    this.chatIndex = index?.rows ?? [];
+    if (!early) showIndex(index);
     this.timeline = layout;
   }
 
