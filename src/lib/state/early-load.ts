@@ -6,7 +6,7 @@
 // IndexedDB, no folder handle, no cross-origin fetch whose error the page words itself). The load
 // uses generation 1, the Viewer's first: a later load replaces it as any load replaces another.
 import type { InputFile } from '../worker/protocol.ts';
-import { engineClient, type EngineApi } from './engine-client.ts';
+import { engineClient, workerApiNow, type EngineApi } from './engine-client.ts';
 import { LoadError, linkOf, type LoadSource } from './sources.ts';
 
 type Outcome = Awaited<ReturnType<EngineApi['load']>>;
@@ -20,18 +20,30 @@ let early: { source: LoadSource; files: Promise<InputFile[]>; outcome: Promise<O
 export function startEarlyLoad(source: LoadSource | null, base: string): void {
   if (!source || (source.kind !== 'sample' && source.kind !== 'share')) return;
   // The worker reads the files itself: a fetch answered on the main thread would wait for the mount.
-  const loaded = engineClient()
-    .then(({ api }) => api.loadLink(EARLY_GENERATION, linkOf(source, base)))
-    .then((r) => {
-      if (!r.ok) throw new LoadError(r.message);
-      return r;
-    });
+  const loaded = loadLink(linkOf(source, base)).then((r) => {
+    if (!r.ok) throw new LoadError(r.message);
+    return r;
+  });
   const files = loaded.then((r) => r.files);
   const outcome = loaded.then((r) => r.outcome);
   // Failures are the Viewer's to report when it takes the load over; none goes unhandled here.
   files.catch(() => undefined);
   outcome.catch(() => undefined);
   early = { source, files, outcome };
+}
+
+/** The link's load, sent to the worker at once (workerApiNow); should the worker not start, the
+ *  engine the client falls back to loads it instead. */
+function loadLink(link: ReturnType<typeof linkOf>): ReturnType<EngineApi['loadLink']> {
+  const now = workerApiNow();
+  const later = () => engineClient().then(({ api }) => api.loadLink(EARLY_GENERATION, link));
+  if (!now) return later();
+  return new Promise((resolve, reject) => {
+    now.loadLink(EARLY_GENERATION, link).then(resolve, reject);
+    engineClient().then(({ api }) => {
+      if (api !== now) later().then(resolve, reject);
+    }, reject);
+  });
 }
 
 /** The early load of this source, once: the Viewer's first load takes it instead of loading

@@ -18,10 +18,23 @@ export function engineClient(): Promise<{ api: EngineApi; inWorker: boolean }> {
   return client;
 }
 
+/** The worker's API from the moment the worker is created, before it has answered: calls made
+ *  on it wait in the worker's queue and run as soon as its module has loaded. A linked session's
+ *  early load (early-load.ts) is sent this way instead of after the liveness round trip, whose
+ *  answer waited for the main thread's mount (~190 ms of idle worker at 4× CPU, issue 25).
+ *  Null where no worker was created; a worker that then fails to start never answers such a call. */
+let workerApi: EngineApi | null = null;
+
+export function workerApiNow(): EngineApi | null {
+  void engineClient();
+  return workerApi;
+}
+
 async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
   try {
     const worker = new Worker(new URL('../worker/parse.worker.ts', import.meta.url), { type: 'module' });
     const api = Comlink.wrap<ParseWorkerApi>(worker) as unknown as EngineApi;
+    workerApi = api;
     // A worker that fails to load its module never answers; a cheap call proves it is alive.
     await Promise.race([
       api.chatRows('', 0, 0),
@@ -35,6 +48,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     void api.useLanePorts(Comlink.proxy(lanePort) as unknown as () => Promise<MessagePort>);
     return { api, inWorker: true };
   } catch {
+    workerApi = null;
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
     const { openHistoryStore } = await import('../store/history-index.ts');
