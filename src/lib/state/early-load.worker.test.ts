@@ -25,7 +25,7 @@ beforeEach(() => {
 describe('the early load and the worker', () => {
 	it('is sent to the worker before the worker has answered anything', async () => {
 		let live: (v: { api: unknown; inWorker: boolean }) => void = () => {};
-		const worker = { loadLink: vi.fn(async () => answer('from-worker.jsonl')) };
+		const worker = { loadLink: vi.fn(async (..._args: unknown[]) => answer('from-worker.jsonl')) };
 		fake.now = worker;
 		fake.client = new Promise((r) => (live = r));
 		startEarlyLoad({ kind: 'share', payload: 'p' }, '');
