@@ -31,15 +31,26 @@ export function workerApiNow(): EngineApi | null {
 }
 
 async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
+  let worker: Worker | null = null;
   try {
-    const worker = new Worker(new URL('../worker/parse.worker.ts', import.meta.url), { type: 'module' });
+    worker = new Worker(new URL('../worker/parse.worker.ts', import.meta.url), { type: 'module' });
     const api = Comlink.wrap<ParseWorkerApi>(worker) as unknown as EngineApi;
     workerApi = api;
-    // A worker that fails to load its module never answers; a cheap call proves it is alive.
-    await Promise.race([
-      api.chatRows('', 0, 0),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('worker did not start')), 10_000))
-    ]);
+    // A worker that fails to load its module (a blocked or missing script) never answers: its
+    // 'error' event says so at once, else the page waited the whole timeout before falling back.
+    // A cheap call proves a loaded one alive.
+    let failed = () => {};
+    const loadError = new Promise<never>((_, reject) => (failed = () => reject(new Error('worker failed to load'))));
+    worker.addEventListener('error', failed, { once: true });
+    try {
+      await Promise.race([
+        api.chatRows('', 0, 0),
+        loadError,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('worker did not start')), 10_000))
+      ]);
+    } finally {
+      worker.removeEventListener('error', failed);
+    }
     // The engine's search and history lanes are workers of this page, started when it asks.
     const lanePort = async () => {
       const port = await startLaneWorker();
@@ -48,6 +59,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     void api.useLanePorts(Comlink.proxy(lanePort) as unknown as () => Promise<MessagePort>);
     return { api, inWorker: true };
   } catch {
+    worker?.terminate();
     workerApi = null;
     const { Engine } = await import('../worker/engine.ts');
     const { openRowIndex } = await import('../store/row-index.ts');
