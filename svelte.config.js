@@ -11,7 +11,7 @@ export default {
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
-    // The boot's stylesheets (~36 KB) are inlined into index.html: as six <link>s they were six
+    // The boot's stylesheets (~44 KB) are inlined into index.html: as six <link>s they were six
     // requests and a style-sheet parse task of its own before the first screen (26 ms at 4× CPU;
     // issue 25, bench:browser --case boot). SvelteKit leaves them as disabled links too, so a lazy
     // chunk's loader does not fetch them again.

@@ -85,6 +85,19 @@ async function once(browser, base, path, rate, fromSw) {
   return r;
 }
 
+/** One line of the report: medians of the runs, the worst task, each run's first row and top tasks. */
+function summarize(rs, median) {
+  return {
+    firstRowMs: Math.round(median(rs.map((r) => r.firstRowMs))),
+    longestTaskMs: Math.round(median(rs.map((r) => r.longestTaskMs))),
+    worstTaskMs: Math.round(Math.max(...rs.map((r) => r.longestTaskMs))),
+    jsKb: Math.round(median(rs.map((r) => r.jsKb))),
+    workerJsKb: Math.round(median(rs.map((r) => r.workerJsKb))),
+    firstRowAllMs: rs.map((r) => Math.round(r.firstRowMs)),
+    topTasks: rs.map((r) => r.topTasks)
+  };
+}
+
 export async function bootCase(browser, base, runs, median) {
   const zLink = await shareLinkOfSample(browser, base);
   const out = {};
@@ -94,28 +107,14 @@ export async function bootCase(browser, base, runs, median) {
         const rs = [];
         for (let i = 0; i < runs; i++) rs.push(await once(browser, base, path, rate, cache === 'sw'));
         if (cache === 'sw' && rs.some((r) => !r.controlled)) throw new Error('the service worker did not serve the page');
-        out[`${target}_${rate}x_${cache}`] = {
-          firstRowMs: Math.round(median(rs.map((r) => r.firstRowMs))),
-          longestTaskMs: Math.round(median(rs.map((r) => r.longestTaskMs))),
-          worstTaskMs: Math.round(Math.max(...rs.map((r) => r.longestTaskMs))),
-          jsKb: Math.round(median(rs.map((r) => r.jsKb))),
-          workerJsKb: Math.round(median(rs.map((r) => r.workerJsKb))),
-          firstRowAllMs: rs.map((r) => Math.round(r.firstRowMs)),
-          topTasks: rs.map((r) => r.topTasks)
-        };
+        out[`${target}_${rate}x_${cache}`] = summarize(rs, median);
       }
     }
   }
   for (const rate of [1, 4]) {
     const rs = [];
     for (let i = 0; i < runs; i++) rs.push(await once(browser, base, FLOOR_PATH, rate, false));
-    out[`floor_${rate}x_cold`] = {
-      firstRowMs: Math.round(median(rs.map((r) => r.firstRowMs))),
-      longestTaskMs: Math.round(median(rs.map((r) => r.longestTaskMs))),
-      worstTaskMs: Math.round(Math.max(...rs.map((r) => r.longestTaskMs))),
-      firstRowAllMs: rs.map((r) => Math.round(r.firstRowMs)),
-      topTasks: rs.map((r) => r.topTasks)
-    };
+    out[`floor_${rate}x_cold`] = summarize(rs, median);
   }
   return { boot: out, runs };
 }

@@ -5,10 +5,12 @@
 // of a file (V8's explicit compile hints, Chrome 136+), Chromium compiles all of its functions
 // while the file streams in, off the main thread. Other browsers read a comment.
 //
-// Marked: the build's entry chunks and every chunk they import statically, which is what the
-// page loads before its first screen (SvelteKit's modulepreload list). Lazy chunks (usage,
-// search results, share dialog, highlight.js) keep lazy compilation: most of their code never
-// runs, and eager compilation would cost memory for nothing.
+// Marked: the build's entry chunks and every chunk they import statically. For the app's page
+// that is what it loads before its first screen (SvelteKit's modulepreload list, 16 files). The
+// entries are every route's, so the benchmark page's static imports are marked too, among them
+// the timeline, which the app's page loads lazily: a mark costs only when its chunk loads, and
+// compiles off the main thread. The page's other lazy chunks (usage, search results, share
+// dialog, highlight.js) keep lazy compilation: most of their code never runs.
 import type { Plugin } from 'vite';
 
 export const HINT = '//# allFunctionsCalledOnLoad\n';

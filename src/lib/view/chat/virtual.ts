@@ -74,11 +74,10 @@ export function turnJump(turnOf: (i: number) => number, n: number, cur: number, 
 	return s > 0 ? start(s - 1) : null;
 }
 
-/** Rows drawn per task (issue 25): how many fit a time budget, judged by the last slice. Drawing
- *  rows is mostly the browser's first run of their code and its layout, so a row's cost depends
- *  on the device and on how warm the page is; a fixed count was 50 ms a slice on a fast machine
- *  and over 100 on a phone-speed CPU. The next slice scales the last one's count by
- *  budget / its time, at most doubling, within [min, max]. */
+/** Rows drawn per task (issue 25): how many fit a time budget, judged by the last slice. A row's
+ *  cost depends on the device and on how warm the page is: a fixed 8 rows were a 100–190 ms task
+ *  at 4× CPU on a cold start. The next slice scales the last one's count by budget / its time,
+ *  at most doubling, within [min, max]. */
 export function nextSlice(lastCount: number, lastMs: number, budgetMs: number, min: number, max: number): number {
 	const perRow = lastMs / Math.max(1, lastCount);
 	const fit = perRow > 0 ? Math.floor(budgetMs / perRow) : max;
