@@ -75,8 +75,9 @@ const RUNS = arg('runs', 3);
 // --port, BENCH_PORT or PW_PORT: checkouts benchmarking side by side
 const PORT = arg('port', Number(process.env.BENCH_PORT ?? process.env.PW_PORT ?? 4179));
 const LIVE_ONLY = process.argv.includes('--live-only');
-// --profile (projects case): a CPU profile of each drop, the functions run in tasks over 50 ms
-// (the app is built unminified so their names read).
+// --profile (projects and session cases): a CPU profile of each drop or pick, the functions run
+// in tasks over 50 ms (the app is built unminified so their names read; the session case then
+// stops after its loads).
 const PROFILE = process.argv.includes('--profile');
 // --history-only (projects case): one drop, then only the history-search lines (historySearchCase).
 const HISTORY_ONLY = process.argv.includes('--history-only');
@@ -893,6 +894,7 @@ async function main() {
       // Long tasks are counted from the input's change event until 3 s after data-state=ready; the
       // page's own boot before that is not part of the load.
       await page.evaluate(watchLoadInPage);
+      const prof = PROFILE ? await startProfile(page) : null;
       await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles([mainFile]);
       await page.waitForSelector('html[data-state=ready]', { timeout: 600_000 });
       // The page's own clock from load() to data-state=ready: Playwright's handing over of a
@@ -906,9 +908,21 @@ async function main() {
         const after = window.__longtasks.filter(([start]) => start >= from);
         return { toReady: after.filter(([start]) => start <= window.__readyAt).map(([, d]) => d), after: after.filter(([start]) => start > window.__readyAt).map(([, d]) => d) };
       });
+      if (prof) {
+        const watched = () => ({ tasks: window.__longtasks, origin: window.__pickAt ?? window.__loadStart, ready: window.__readyAt });
+        const ready = await page.evaluate(() => window.__readyAt - (window.__pickAt ?? window.__loadStart));
+        console.log(`  --profile, load ${run + 1}: tasks over ${PROFILE_MS} ms (ms from the pick; ready at ${Math.round(ready)}), the functions sampled in them`);
+        for (const p of await stopProfile(prof, page, watched)) console.log(`    at ${p.at} ms, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);
+      }
       longest = Math.max(longest, ...tasks.toReady, 0);
       longestAfter = Math.max(longestAfter, ...tasks.after, 0);
       baselines.push(await page.evaluate(baselineInPage));
+    }
+    if (PROFILE) {
+      // The build is unminified for the profile's names: the lines below would not be this app's.
+      console.log(`longest main-thread task, pick → ready ${Math.round(longest)} ms, in the 3 s after ${Math.round(longestAfter)} ms (unminified build)`);
+      await browser.close();
+      return;
     }
     // Scrolling the chat of the open session (15,000+ atoms): step the list every frame for two
     // seconds and record frame times; a janky list shows long frames.

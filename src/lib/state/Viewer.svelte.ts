@@ -17,6 +17,7 @@ import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
 import { takeEarlyLoad } from './early-load.ts';
 import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
+import { hashOffThread } from './hash-client.ts';
 import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
@@ -108,6 +109,8 @@ export class Viewer {
 
   constructor(base = '') {
     this.#base = base;
+    // Cached files are hashed in a worker, not in the page's tasks (hash-client.ts).
+    hashOffThread();
   }
 
   /** Loads a source, superseding any load in flight. Resolves when it is shown or has failed. */

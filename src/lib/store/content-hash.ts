@@ -19,18 +19,32 @@ export function canHash(): boolean {
  *  the worker parses (Viewer.load) is the one the cache write then awaits. */
 const memo = new WeakMap<Blob, Promise<string>>();
 
+/** Hashes a blob on another thread (state/hash-client.ts: a worker running digestBlob), or null. */
+export type OffThreadHasher = (blob: Blob) => Promise<string>;
+let offThread: OffThreadHasher | null = null;
+
+/** Where hashes are computed: Chromium runs `crypto.subtle.digest` on the calling thread, and a
+ *  100 MB file's 25 chunks came back as 40–76 ms tasks on the page's thread during its load
+ *  (issue 25); the page hands them to a worker instead. Null: this thread. */
+export function useOffThreadHasher(hasher: OffThreadHasher | null): void {
+  offThread = hasher;
+}
+
 /** The content hash of the blob's bytes as 64 hex characters. Rejects if Web Crypto is unavailable. */
 export function hashBlob(blob: Blob): Promise<string> {
   let h = memo.get(blob);
   if (!h) {
-    h = digestBlob(blob);
+    // A hasher that fails (its worker could not start) leaves the hash to this thread: same scheme.
+    const away = offThread;
+    h = away ? away(blob).catch(() => digestBlob(blob)) : digestBlob(blob);
     memo.set(blob, h);
     h.catch(() => memo.delete(blob)); // a failed read may succeed later: not remembered
   }
   return h;
 }
 
-async function digestBlob(blob: Blob): Promise<string> {
+/** The scheme above, on this thread (the hash worker runs this too). */
+export async function digestBlob(blob: Blob): Promise<string> {
   const chunks = Math.max(1, Math.ceil(blob.size / HASH_CHUNK_BYTES));
   const digests = new Uint8Array(chunks * DIGEST_BYTES);
   for (let i = 0; i < chunks; i++) {
