@@ -193,3 +193,14 @@ test('the timeline is keyboard reachable: arrows move between segments, Enter la
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-atom-uuid="a3"]')).toBeInViewport();
 });
+
+test('a session of 500 segments draws every bar and dot as an element, once data-drawn', async ({ page }) => {
+  // Over DETAIL_SLICE (200) bars: the first draw adds them a slice a task (TimelineView.detailLimit).
+  const turns = 500;
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({ name: 'longer.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(longSession(turns)) });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('.timeline[data-drawn]')).toHaveAttribute('data-detail', 'elements');
+  await expect(page.locator('.timeline rect.bar[data-bar-index]')).toHaveCount(turns);
+  await expect(page.locator('.timeline circle[data-dot-index]')).toHaveCount(turns);
+});

@@ -33,8 +33,11 @@ export const WORKSPACE_FONTS: FontFace[] = [
 /** The key a computed style gives for a face (what the e2e test compares). */
 export const faceKey = ([px, weight, italic, mono]: FontFace) => `${mono ? 'mono' : 'ui'}|${Math.round(px * 100) / 100}|${weight}|${italic ? 'italic' : 'normal'}`;
 
-/** Lays out each face once, `perTask` at a time, when the page is idle; returns a cancel. */
-export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS, perTask = 3): () => void {
+/** Lays out each face once, `perTask` at a time, when the page is idle; returns a cancel. One a
+ *  task: a pick right after the start page shows finds the warm-up still going, and its forced
+ *  layout then lays out the page's loading screen too (three faces in one idle callback made a
+ *  44 ms task 170 ms into a 100 MB load, in a Chromium trace). */
+export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS, perTask = 1): () => void {
   const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const box = document.createElement('div');
   box.setAttribute('aria-hidden', 'true');

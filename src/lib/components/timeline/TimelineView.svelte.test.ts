@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput } from '$lib/view/timeline/index.ts';
 import { fullView, METRICS } from './geometry.ts';
-import { TimelineView } from './TimelineView.svelte.ts';
+import { DETAIL_SLICE, TimelineView } from './TimelineView.svelte.ts';
 
 const small = layoutTimeline(syntheticLayoutInput(100, { lanes: 2 }));
 
@@ -37,6 +37,27 @@ describe('TimelineView', () => {
 		expect(tv.view).toEqual(fullView(small));
 		expect(tv.draw.detailed).toBe(true);
 		expect(tv.svgH).toBe(METRICS.axisH + 2 * METRICS.laneH);
+	});
+
+	it('draws a big layout\'s elements a slice at a time, all of them once grown', () => {
+		const big = layoutTimeline(syntheticLayoutInput(700, { lanes: 3 }));
+		const tv = new TimelineView({ layout: () => big, highlight: () => null, onBarClick: vi.fn(), onDotClick: vi.fn() });
+		tv.plotW = 600;
+		expect(tv.draw.detailed).toBe(true);
+		const all = Math.max(tv.draw.barIdx.length, tv.draw.dotIdx.length);
+		expect(all).toBeGreaterThan(2 * DETAIL_SLICE);
+		expect(tv.shownBars).toEqual(tv.draw.barIdx.slice(0, DETAIL_SLICE));
+		expect(tv.detailDone).toBe(false);
+		let grown = 0;
+		while (!tv.detailDone) {
+			tv.growDetail();
+			grown++;
+		}
+		expect(grown).toBe(Math.ceil(all / DETAIL_SLICE) - 1);
+		expect(tv.shownBars).toEqual(tv.draw.barIdx);
+		expect(tv.shownDots).toEqual(tv.draw.dotIdx);
+		// A small layout is whole from the start.
+		expect(mount().tv.detailDone).toBe(true);
 	});
 
 	it('zooms and fits from the buttons, dropping the tooltip', () => {

@@ -21,6 +21,10 @@ export interface TimelineInput {
 	barNote?: (bar: TimelineBar) => string | null;
 }
 
+/** Bars (and dots) a task adds to a new layout's detailed draw: ~200 of each are ~15 ms of
+ *  element creation on this machine, where all 800 of each were one 60 ms task. */
+export const DETAIL_SLICE = 200;
+
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
 const DRAG_THRESHOLD_PX = 4;
 
@@ -57,6 +61,17 @@ export class TimelineView {
 	readonly k = $derived(Math.max(1, this.plotW) / Math.max(1e-9, this.view.c1 - this.view.c0));
 	readonly svgH = $derived(METRICS.axisH + Math.max(1, this.layout.lanes.length) * METRICS.laneH);
 	readonly draw = $derived(drawModel(this.layout, this.geom, this.view, this.plotW, METRICS));
+	/** How many bars and how many dots of the detailed draw are on screen: a new layout's first
+	 *  draw adds them DETAIL_SLICE a task (growDetail), so up to 800 bars and as many dots are not
+	 *  one 60 ms task after a big session's ready (issue 25); a zoom or pan later draws at once. */
+	detailLimit: number = $derived.by(() => {
+		void this.layout;
+		return DETAIL_SLICE;
+	});
+	readonly shownBars = $derived(this.draw.barIdx.length > this.detailLimit ? this.draw.barIdx.slice(0, this.detailLimit) : this.draw.barIdx);
+	readonly shownDots = $derived(this.draw.dotIdx.length > this.detailLimit ? this.draw.dotIdx.slice(0, this.detailLimit) : this.draw.dotIdx);
+	/** Every element of the draw is on screen. */
+	readonly detailDone = $derived(Math.max(this.draw.barIdx.length, this.draw.dotIdx.length) <= this.detailLimit);
 	readonly ticks = $derived(axisTicks(this.layout.axis, this.view.c0, this.view.c1, Math.max(2, Math.floor(this.plotW / 90)), localTz));
 	readonly breaks = $derived(breakMarks(this.layout.axis.pieces, this.view, this.x));
 	readonly tickLabels = $derived(tickLabelMask(this.ticks, this.breaks, this.x, this.plotW));
@@ -89,6 +104,11 @@ export class TimelineView {
 	}
 	get highlight(): string | null {
 		return this.#in.highlight();
+	}
+
+	/** One more slice of the detailed draw (the component calls it a task apart until detailDone). */
+	growDetail(): void {
+		this.detailLimit += DETAIL_SLICE;
 	}
 
 	/** The plot element's width (its clientWidth binding). */
