@@ -297,3 +297,33 @@ test('rule: a run of tool work settles in place: the reader’s open choice hold
   expect(await page.locator('[data-atom-uuid="u1"][data-row-kind]').evaluate((el) => el.getBoundingClientRect().top)).toBe(top);
   await expect(page.locator('main .glyph-running')).toHaveCount(0);
 });
+
+test('a followed session of 300 segments keeps its timeline bars through a refresh', async ({ page }) => {
+  // Over the 200 elements a new timeline draws in its first task (TimelineView.detailLimit): a
+  // refresh of the same session must not drop the rest and draw them again.
+  const turns = 300;
+  await setup(page);
+  let text = '';
+  for (let i = 1; i <= turns; i++) {
+    text += user(`u${i}`, i === 1 ? null : `a${i - 1}`, i * 60, `question ${i}`);
+    text += assistant(`a${i}`, `u${i}`, i * 60 + 20, [{ type: 'text', text: `answer ${i}` }], 'end_turn');
+  }
+  await append(page, MAIN, text);
+  await follow(page);
+  const bars = page.locator('.timeline rect.bar[data-bar-index]');
+  await expect(page.locator('.timeline[data-drawn]')).toHaveAttribute('data-detail', 'elements');
+  await expect(bars).toHaveCount(turns);
+  // Count every bar element taken out of the page from here on.
+  await page.evaluate(() => {
+    const w = window as unknown as { __barsRemoved: number };
+    w.__barsRemoved = 0;
+    new MutationObserver((list) => {
+      for (const m of list) for (const n of m.removedNodes) if (n instanceof Element && n.matches('rect.bar[data-bar-index]')) w.__barsRemoved++;
+    }).observe(document.querySelector('.timeline svg')!, { childList: true, subtree: true });
+  });
+  await write(page, MAIN, user(`u${turns + 1}`, `a${turns}`, (turns + 1) * 60, 'one more question'));
+  await write(page, MAIN, assistant(`a${turns + 1}`, `u${turns + 1}`, (turns + 1) * 60 + 20, [{ type: 'text', text: 'one more answer' }], 'end_turn'));
+  await expect(bars).toHaveCount(turns + 1);
+  await expect(page.locator('.timeline[data-drawn]')).toBeAttached();
+  expect(await page.evaluate(() => (window as unknown as { __barsRemoved: number }).__barsRemoved)).toBe(0);
+});

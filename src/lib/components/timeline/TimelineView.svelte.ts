@@ -65,9 +65,15 @@ export class TimelineView {
 	 *  draw adds them DETAIL_SLICE a task (growDetail), so up to 800 bars and as many dots are not
 	 *  one 60 ms task after a big session's ready (issue 25); a zoom or pan later draws at once. */
 	detailLimit: number = $derived.by(() => {
-		void this.layout;
-		return DETAIL_SLICE;
+		// A refresh of the same session (a followed folder's append: same first segment) keeps what
+		// is drawn, so its bars do not vanish and come back; another session starts a slice again.
+		const first = this.layout.bars[0]?.segmentId ?? null;
+		const kept = untrack(() => (first !== null && first === this.#drawn.first ? this.#drawn.limit : 0));
+		this.#drawn = { first, limit: Math.max(DETAIL_SLICE, kept) };
+		return this.#drawn.limit;
 	});
+	/** What detailLimit last allowed, and for which session (its first segment); not drawn. */
+	#drawn: { first: string | null; limit: number } = { first: null, limit: 0 };
 	readonly shownBars = $derived(this.draw.barIdx.length > this.detailLimit ? this.draw.barIdx.slice(0, this.detailLimit) : this.draw.barIdx);
 	readonly shownDots = $derived(this.draw.dotIdx.length > this.detailLimit ? this.draw.dotIdx.slice(0, this.detailLimit) : this.draw.dotIdx);
 	/** Every element of the draw is on screen. */
@@ -109,6 +115,7 @@ export class TimelineView {
 	/** One more slice of the detailed draw (the component calls it a task apart until detailDone). */
 	growDetail(): void {
 		this.detailLimit += DETAIL_SLICE;
+		this.#drawn.limit = this.detailLimit;
 	}
 
 	/** The plot element's width (its clientWidth binding). */
