@@ -36,9 +36,9 @@ export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 /** Least time between two timeline redraws while following a folder. */
 const LIVE_TIMELINE_MS = 3000;
 
-/** A drop this small (files, bytes) has its files hashed for the cache while it parses. */
 /** Rows above which a session's first index is shown a task after it arrives (#show). */
 const SHOW_APART_ROWS = 2_000;
+/** A drop this small (files, bytes) has its files hashed for the cache while it parses. */
 const PREHASH_MAX_FILES = 24;
 const PREHASH_MAX_BYTES = 512 * 1024 * 1024;
 
