@@ -909,7 +909,7 @@ async function main() {
         return { toReady: after.filter(([start]) => start <= window.__readyAt).map(([, d]) => d), after: after.filter(([start]) => start > window.__readyAt).map(([, d]) => d) };
       });
       if (prof) {
-        const watched = () => ({ tasks: window.__longtasks, origin: window.__pickAt ?? window.__loadStart, ready: window.__readyAt });
+        const watched = () => ({ tasks: window.__longtasks, origin: window.__pickAt ?? window.__loadStart });
         const ready = await page.evaluate(() => window.__readyAt - (window.__pickAt ?? window.__loadStart));
         console.log(`  --profile, load ${run + 1}: tasks over ${PROFILE_MS} ms (ms from the pick; ready at ${Math.round(ready)}), the functions sampled in them`);
         for (const p of await stopProfile(prof, page, watched)) console.log(`    at ${p.at} ms, ${p.ms} ms (${p.samples} samples)\n      self: ${p.self.join(' | ')}\n      incl: ${p.inclusive.join(' | ')}`);

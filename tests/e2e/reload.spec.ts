@@ -74,4 +74,7 @@ test('a parsed-whole drop is in the cache when it says ready (read from IndexedD
     key
   );
   expect(stored).toBe(true);
+  // Its file was hashed by the hash worker, not on the page's thread (state/hash-client.ts): a
+  // worker that failed would have left the hash to the page, with the same result.
+  expect(await page.evaluate(() => (window as unknown as { __loupe: { hashes(): { inWorker: number; failed: boolean } } }).__loupe.hashes())).toEqual({ inWorker: 1, failed: false });
 });

@@ -1,9 +1,9 @@
-// The hash worker's client (hash-client.ts) and the worker's answer (worker/hash.worker.ts): a
-// hash asked of the page goes to the worker and comes back as the scheme's hash; a worker that
-// cannot load leaves every hash to the page's thread, with the same result.
+// The hash worker's client (hash-client.ts): a hash asked of the page goes to the worker and comes
+// back as the scheme's hash; a worker that cannot load leaves every hash to the page's thread,
+// with the same result. The fake worker serves the same API over a real MessageChannel.
+import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { digestBlob } from '../store/content-hash.ts';
-import { answer, type HashRequest } from '../worker/hash.worker.ts';
 
 /** The client and the hashBlob it hands the worker to, fresh (each test starts with no worker). */
 async function fresh() {
@@ -13,19 +13,26 @@ async function fresh() {
   return { ...client, hashBlob };
 }
 
-/** A Worker that answers as hash.worker.ts does (its `answer`), one task later. */
+/** A Worker serving what hash.worker.ts serves, counting the blobs it is asked for. */
 class AnsweringWorker extends EventTarget {
   static made = 0;
   static asked: Blob[] = [];
+  #port: MessagePort;
   constructor() {
     super();
     AnsweringWorker.made++;
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose({ hash: (blob: Blob) => (AnsweringWorker.asked.push(blob), digestBlob(blob)) }, port1);
+    this.#port = port2;
+    port2.addEventListener('message', (e) => this.dispatchEvent(new MessageEvent('message', { data: e.data })));
+    port2.start();
   }
-  postMessage(req: HashRequest): void {
-    AnsweringWorker.asked.push(req.blob);
-    void answer(req).then((a) => setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data: a }))));
+  postMessage(message: unknown, transfer?: Transferable[]): void {
+    this.#port.postMessage(message, transfer ?? []);
   }
-  terminate(): void {}
+  terminate(): void {
+    this.#port.close();
+  }
 }
 
 /** A Worker whose script does not load: an 'error' event, and no answer ever. */
@@ -45,17 +52,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('hash worker', () => {
-  it('answers with the scheme hash, or says why it could not', async () => {
-    const blob = new Blob(['{"type":"user"}\n']);
-    expect(await answer({ id: 7, blob })).toEqual({ id: 7, hash: await digestBlob(blob) });
-    const unreadable = { slice: () => ({ arrayBuffer: () => Promise.reject(new Error('gone')) }), size: 1 } as unknown as Blob;
-    expect(await answer({ id: 8, blob: unreadable })).toEqual({ id: 8, error: 'gone' });
-  });
-
+describe('hash worker client', () => {
   it('takes the hashes off the page: one worker, each blob asked once, the same hash', async () => {
     vi.stubGlobal('Worker', AnsweringWorker);
-    const { hashOffThread, hashBlob } = await fresh();
+    const { hashOffThread, hashBlob, hashStats } = await fresh();
     hashOffThread();
     const a = new Blob(['first file']);
     const b = new Blob(['second file']);
@@ -64,15 +64,17 @@ describe('hash worker', () => {
     expect(AnsweringWorker.made).toBe(1);
     expect(AnsweringWorker.asked).toEqual([a, b]);
     expect([ha, hb]).toEqual([await digestBlob(a), await digestBlob(b)]);
+    expect(hashStats()).toEqual({ inWorker: 2, failed: false });
   });
 
   it('hashes on this thread when the worker cannot load, now and later', async () => {
     vi.stubGlobal('Worker', FailingWorker);
-    const { hashOffThread, hashInWorker, hashBlob } = await fresh();
+    const { hashOffThread, hashInWorker, hashBlob, hashStats } = await fresh();
     hashOffThread();
     const blob = new Blob(['a file whose worker failed']);
     expect(await hashBlob(blob)).toBe(await digestBlob(blob));
     expect(FailingWorker.terminated).toBe(1);
     await expect(hashInWorker(new Blob(['x']))).rejects.toThrow('no hash worker');
+    expect(hashStats()).toEqual({ inWorker: 0, failed: true });
   });
 });

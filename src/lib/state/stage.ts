@@ -25,7 +25,8 @@ export interface StageHooks<T> {
   yieldTask?: () => Promise<void>;
 }
 
-const macrotask = () => new Promise<void>((r) => setTimeout(r, 0));
+/** Resolves in a later task: what ran before it is a task of its own. */
+export const macrotask = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /** Posts every item, touched first, in batches of STAGE_BATCH, in order; resolves once every
  *  post is answered: false when the load was replaced on the way. */
