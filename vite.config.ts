@@ -1,6 +1,7 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 import { compileHints } from './scripts/vite/compile-hints.ts';
+import { bootChunk } from './scripts/vite/boot-chunk.ts';
 
 // The model, ingest and view folders hold pure modules (nothing runs at import but their own
 // definitions), so a chunk keeps only the exports it uses: the page importing one helper from
@@ -8,7 +9,7 @@ import { compileHints } from './scripts/vite/compile-hints.ts';
 const treeshake = { moduleSideEffects: [{ test: /\/src\/lib\/(model|ingest|view)\/.*\.(ts|js|json)$/, sideEffects: false }] };
 
 export default defineConfig({
-  plugins: [sveltekit(), compileHints()],
+  plugins: [sveltekit(), compileHints(), bootChunk()],
   build: { rolldownOptions: { treeshake } },
   worker: { format: 'es', rolldownOptions: { treeshake } },
   test: {

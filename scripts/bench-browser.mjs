@@ -53,7 +53,7 @@
 //   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|timeline|boot --port 4179] [-- --live-only] [-- --profile]
 //   (--history-only with --case projects: one drop, then the history-search lines only)
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
-//   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated)
+//   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated; --inspector: in a Playwright page)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';

@@ -3,14 +3,18 @@
 // thread hydrates and mounts the page, and a linked sample or share link starts loading in it
 // (state/early-load.ts). Created in the page's onMount, the worker started ~300 ms later at 4× CPU,
 // and a linked session's first rows waited for it and then for their parse (issue 25,
-// bench:browser --case boot).
+// bench:browser --case boot). SvelteKit awaits `init` before it routes and mounts: resolved a task
+// later, the module's evaluation, SvelteKit's start and this hook are one task and the mount
+// another (with a 28 KB `#z=` link in the address, SvelteKit's URL work made them one task of
+// 100–160 ms at 4×). The worker loads the link meanwhile, so the first row waits no longer.
 import type { ClientInit } from '@sveltejs/kit';
 import { base } from '$app/paths';
 import { engineClient } from '$lib/state/engine-client';
 import { initialSource } from '$lib/state/boot';
 import { startEarlyLoad } from '$lib/state/early-load';
+import { macrotask } from '$lib/state/stage';
 
-export const init: ClientInit = () => {
+export const init: ClientInit = async () => {
   if (typeof Worker === 'undefined') return;
   void engineClient();
   // Only a head start: whatever goes wrong here, the page's own load still runs (and says why).
@@ -19,4 +23,5 @@ export const init: ClientInit = () => {
   } catch {
     /* the Viewer loads the link itself */
   }
+  await macrotask();
 };

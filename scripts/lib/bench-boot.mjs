@@ -6,6 +6,8 @@
 // page had loaded by then (main thread; the workers' scripts apart), decoded bytes.
 // Targets: ?sample first row ≤ 1,000 ms at 4× cold; longest boot task ≤ 100 ms at 4× (aim 50);
 // JS before the first row ≤ 250 KB.
+// Each boot runs in a bare CDP session (barePage) that leaves the Runtime domain off, as a browser
+// without DevTools: `--inspector` measures in a Playwright page instead (see barePage).
 // The floor, measured the same way in the same run: a navigation to a page of one static row and
 // no script. Its one long task is the browser's own (committing the navigation, making the
 // window's JS context); no page boots faster than it on this machine.
@@ -58,14 +60,96 @@ async function shareLinkOfSample(browser, base) {
 
 /** A page of one row and no script, served by the harness (Playwright's route) at the app's origin. */
 const FLOOR_PATH = '/__boot-floor';
+const INSPECTOR = process.argv.includes('--inspector');
 const FLOOR_HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><main><div data-row-kind="prompt">floor</div></main></body></html>';
 
+/** A page in its own browser context, driven over a bare CDP session (Target.sendMessageToTarget)
+ *  that never enables the Runtime domain. Playwright's pages enable it, and with it the inspector
+ *  has V8 record a detailed stack trace for every Error created: SvelteKit's and Svelte's boot
+ *  code create three while the boot chunk's top level runs (a sessionStorage read that throws on
+ *  a fresh visit, an abort reason made in advance), and each such trace made V8 parse the whole
+ *  chunk again for its source positions, 60–100 ms of main thread at 4× that no visitor without
+ *  DevTools pays (a trace shows V8.CollectSourcePositions → V8.ParseProgram in the evaluation;
+ *  with the three errors patched out the boot ran ~100 ms faster under Playwright and no faster
+ *  in such a bare session). `--inspector` measures the Playwright way instead. */
+async function barePage(bcdp, browserContextId) {
+  const { targetId } = await bcdp.send('Target.createTarget', { url: 'about:blank', browserContextId });
+  const { sessionId } = await bcdp.send('Target.attachToTarget', { targetId, flatten: false });
+  let next = 0;
+  const pending = new Map();
+  const handlers = new Map();
+  const onMessage = (e) => {
+    if (e.sessionId !== sessionId) return;
+    const m = JSON.parse(e.message);
+    if (m.id === undefined) return void handlers.get(m.method)?.(m.params);
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.error) p.reject(new Error(`${m.error.message} (${p.method})`));
+    else p.resolve(m.result);
+  };
+  bcdp.on('Target.receivedMessageFromTarget', onMessage);
+  const call = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject, method });
+      bcdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+    });
+  const evaluate = async (expression) => {
+    const r = await call('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value;
+  };
+  /** Navigates and resolves once the new document has loaded. */
+  const goto = async (url) => {
+    const loaded = new Promise((r) => handlers.set('Page.loadEventFired', r));
+    await call('Page.navigate', { url });
+    await loaded;
+  };
+  await call('Page.enable');
+  const close = async () => {
+    bcdp.off('Target.receivedMessageFromTarget', onMessage);
+    await bcdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+  };
+  return { call, evaluate, goto, on: (method, f) => handlers.set(method, f), close };
+}
+
 async function once(browser, base, path, rate, fromSw) {
+  if (INSPECTOR) return onceInspected(browser, base, path, rate, fromSw);
+  const bcdp = await browser.newBrowserCDPSession();
+  const { browserContextId } = await bcdp.send('Target.createBrowserContext');
+  try {
+    if (fromSw) {
+      // A first visit installs the service worker and precaches the build; the measured
+      // navigation is then served by it.
+      const first = await barePage(bcdp, browserContextId);
+      await first.goto(base);
+      await first.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await first.close();
+    }
+    const page = await barePage(bcdp, browserContextId);
+    if (path === FLOOR_PATH) {
+      page.on('Fetch.requestPaused', (e) => void page.call('Fetch.fulfillRequest', { requestId: e.requestId, responseCode: 200, responseHeaders: [{ name: 'content-type', value: 'text/html' }], body: Buffer.from(FLOOR_HTML).toString('base64') }));
+      await page.call('Fetch.enable', { patterns: [{ urlPattern: `*${FLOOR_PATH}` }] });
+    }
+    await page.call('Emulation.setCPUThrottlingRate', { rate });
+    await page.call('Page.addScriptToEvaluateOnNewDocument', { source: `(${watchBoot})()` });
+    await page.goto(base + path);
+    await page.evaluate('window.__boot.shown.then(() => true)');
+    const r = await page.evaluate(`(${collect})()`);
+    if (fromSw) r.controlled = await page.evaluate('!!navigator.serviceWorker.controller');
+    await page.close();
+    return r;
+  } finally {
+    await bcdp.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined);
+    await bcdp.detach().catch(() => undefined);
+  }
+}
+
+/** The boot measured in a Playwright page (Runtime domain enabled, as with DevTools open). */
+async function onceInspected(browser, base, path, rate, fromSw) {
   const context = await browser.newContext();
   if (path === FLOOR_PATH) await context.route(base + FLOOR_PATH, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: FLOOR_HTML }));
   if (fromSw) {
-    // A first visit installs the service worker and precaches the build; the measured
-    // navigation is then served by it.
     const first = await context.newPage();
     await first.goto(base);
     await first.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -116,11 +200,11 @@ export async function bootCase(browser, base, runs, median) {
     for (let i = 0; i < runs; i++) rs.push(await once(browser, base, FLOOR_PATH, rate, false));
     out[`floor_${rate}x_cold`] = summarize(rs, median);
   }
-  return { boot: out, runs };
+  return { boot: out, runs, session: INSPECTOR ? 'playwright-page' : 'bare-cdp' };
 }
 
 export function printBoot(r, verdict) {
-  console.log(`\nboot, median of ${r.runs} fresh contexts per line, Chromium (navigation → first chat row)`);
+  console.log(`\nboot, median of ${r.runs} fresh contexts per line, Chromium (navigation → first chat row; ${r.session === 'bare-cdp' ? 'bare CDP session, no Runtime domain' : 'Playwright page, Runtime domain on'})`);
   for (const [k, v] of Object.entries(r.boot)) {
     const [target, rate, cache] = k.split('_');
     if (target === 'floor') continue;

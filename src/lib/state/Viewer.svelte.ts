@@ -15,7 +15,7 @@ import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
-import { takeEarlyLoad } from './early-load.ts';
+import { takeEarlyLoad, type FirstScreen } from './early-load.ts';
 import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
 import { hashOffThread } from './hash-client.ts';
 import type { WriteStats } from '../store/row-index.ts';
@@ -108,6 +108,9 @@ export class Viewer {
   #scanIndex: Promise<ScanIndex<StoredScan> | null> | null = null;
   #cache: Promise<SessionCache | null> | null = null;
   #base: string;
+  /** A link's first screen, sent with its load (early-load.ts): the opened chat's index, taken by
+   *  #show, and its first rows, taken once by `rows`. */
+  #primed: FirstScreen | null = null;
 
   constructor(base = '') {
     this.#base = base;
@@ -124,6 +127,7 @@ export class Viewer {
     const early = taken === 'replaced' ? null : taken;
     const current = () => generation === this.#generation;
     this.#setState('loading');
+    this.#primed = null;
     this.progress = null;
     this.error = null;
     this.walked = null;
@@ -138,7 +142,8 @@ export class Viewer {
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
       // A small drop is cached before it says ready: its files' hashes are taken while it parses.
-      if (!cached && files.length <= PREHASH_MAX_FILES && files.reduce((n, f) => n + f.blob.size, 0) <= PREHASH_MAX_BYTES && canHash()) {
+      // (Not a link's early load: parsed already, it has nothing to overlap the hashing with.)
+      if (!early && !cached && files.length <= PREHASH_MAX_FILES && files.reduce((n, f) => n + f.blob.size, 0) <= PREHASH_MAX_BYTES && canHash()) {
         for (const f of files) void hashBlob(f.blob).catch(() => undefined);
       }
       const { api, inWorker } = await engineClient();
@@ -183,7 +188,13 @@ export class Viewer {
       // A big drop's ready stays fast: its opened session is cached after.
       const durable = source.kind !== 'cached' && !outcome.scanned;
       const first = durable ? outcome.sessions.filter((x) => x.key === shown) : [];
-      await Promise.all([this.#show(api, shown, true), first.length ? this.#cacheSessions(first, files) : null]);
+      if (early) {
+        // A link's first screen comes with its load; it is drawn before the session is stored
+        // (hashing and IndexedDB writes took turns with its first rows, issue 25).
+        this.#primed = await early.first;
+        await this.#show(api, shown, true);
+        if (first.length && current()) await this.#cacheSessions(first, files);
+      } else await Promise.all([this.#show(api, shown, true), first.length ? this.#cacheSessions(first, files) : null]);
       if (!current()) return;
       this.loadMs = performance.now() - started;
       this.restored = !!outcome.restored;
@@ -271,6 +282,11 @@ export class Viewer {
   /** Full rows [from, to) of the open chat. */
   async rows(from: number, to: number): Promise<ChatRow[]> {
     if (!this.currentKey) return [];
+    const primed = this.#primed;
+    if (primed && primed.key === this.currentKey && to <= primed.rows.length) {
+      this.#primed = null;
+      return primed.rows.slice(from, to);
+    }
     const { api } = await engineClient();
     return api.chatRows(this.currentKey, from, to);
   }
@@ -320,7 +336,8 @@ export class Viewer {
 
   async #show(api: EngineApi, key: string, withTimeline: boolean, stale: () => boolean = () => false): Promise<void> {
     // A scanned drop draws the open session only (its main lane and subagents), never all of them.
-    const indexed = api.chatIndex(key);
+    const primed = this.#primed?.key === key ? this.#primed : null;
+    const indexed = primed ? Promise.resolve(primed.index) : api.chatIndex(key);
     const laidOut = withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline);
     const showIndex = (index: Awaited<typeof indexed>) => {
       this.currentKey = key;

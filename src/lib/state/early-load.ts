@@ -10,11 +10,16 @@ import { engineClient, workerApiNow, type EngineApi } from './engine-client.ts';
 import { LoadError, linkOf, type LoadSource } from './sources.ts';
 
 type Outcome = Awaited<ReturnType<EngineApi['load']>>;
+type Loaded = Extract<Awaited<ReturnType<EngineApi['loadLink']>>, { ok: true }>;
+/** The opened session's chat index and first rows, sent with the load (worker/links.ts). */
+export type FirstScreen = Loaded['first'];
 
 /** The generation the early load runs under: the Viewer's first. */
 export const EARLY_GENERATION = 1;
 
-let early: { source: LoadSource; files: Promise<InputFile[]>; outcome: Promise<Outcome> } | null = null;
+type Early = { files: Promise<InputFile[]>; outcome: Promise<Outcome>; first: Promise<FirstScreen> };
+
+let early: ({ source: LoadSource } & Early) | null = null;
 
 /** Starts loading the page's linked source in the worker now (a sample or a share link only). */
 export function startEarlyLoad(source: LoadSource | null, base: string): void {
@@ -26,10 +31,12 @@ export function startEarlyLoad(source: LoadSource | null, base: string): void {
   });
   const files = loaded.then((r) => r.files);
   const outcome = loaded.then((r) => r.outcome);
+  const first = loaded.then((r) => r.first);
   // Failures are the Viewer's to report when it takes the load over; none goes unhandled here.
   files.catch(() => undefined);
   outcome.catch(() => undefined);
-  early = { source, files, outcome };
+  first.catch(() => undefined);
+  early = { source, files, outcome, first };
 }
 
 /** The link's load, sent to the worker at once (workerApiNow); should the worker not start, the
@@ -49,11 +56,11 @@ function loadLink(link: ReturnType<typeof linkOf>): ReturnType<EngineApi['loadLi
 /** The early load of this source, once: the Viewer's first load takes it instead of loading
  *  again. `replaced`: an early load runs under this generation but the Viewer's first load is of
  *  something else (it then takes the next generation, which replaces the early one in the worker). */
-export function takeEarlyLoad(source: LoadSource, generation: number): { files: Promise<InputFile[]>; outcome: Promise<Outcome> } | 'replaced' | null {
+export function takeEarlyLoad(source: LoadSource, generation: number): Early | 'replaced' | null {
   const e = early;
   early = null;
   if (!e || generation !== EARLY_GENERATION) return null;
-  return sameSource(e.source, source) ? { files: e.files, outcome: e.outcome } : 'replaced';
+  return sameSource(e.source, source) ? { files: e.files, outcome: e.outcome, first: e.first } : 'replaced';
 }
 
 function sameSource(a: LoadSource, b: LoadSource): boolean {

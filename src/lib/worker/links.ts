@@ -4,7 +4,7 @@
 // (state/early-load.ts, parse.worker.ts `loadLink`); the page reads them through the same function
 // (state/sources.ts), so both say the same thing when one cannot be read.
 import { decodeShare } from '../view/links/share.ts';
-import type { InputFile } from './protocol.ts';
+import type { ChatIndex, ChatRow, InputFile } from './protocol.ts';
 import type { Engine } from './engine.ts';
 
 export type LinkSource =
@@ -31,14 +31,31 @@ async function sampleFetch(url: URL): Promise<Response> {
   return res;
 }
 
+/** Rows of the opened session sent with a link's load: the chat's first batch (ChatList asks 40). */
+export const FIRST_ROWS = 40;
+
+/** What a link's first screen needs from the worker, sent with its load (`first`): the opened
+ *  session's chat index and its first rows, which the page would otherwise ask for in two round
+ *  trips after the load, each waiting for the main thread's turn (issue 25: a linked session's
+ *  first row at 4× CPU). */
+export interface FirstScreen {
+  key: string;
+  index: ChatIndex | null;
+  rows: ChatRow[];
+}
+
 /** The link's files, loaded by the engine under `generation` (what the page's first load then
- *  takes over); a link that cannot be read is a value, so its sentence crosses the worker intact. */
-export async function loadLink(engine: Pick<Engine, 'load'>, generation: number, link: LinkSource) {
+ *  takes over), with the opened session's first screen; a link that cannot be read is a value,
+ *  so its sentence crosses the worker intact. */
+export async function loadLink(engine: Pick<Engine, 'load' | 'chatIndex' | 'chatRows'>, generation: number, link: LinkSource) {
   let files: InputFile[];
   try {
     files = await linkFiles(link);
   } catch (e) {
     return { ok: false as const, message: e instanceof Error ? e.message : String(e) };
   }
-  return { ok: true as const, files, outcome: await engine.load(generation, { files }) };
+  const outcome = await engine.load(generation, { files });
+  const key = outcome.ok ? outcome.sessions[0]?.key : undefined;
+  const first: FirstScreen | null = key ? { key, index: await engine.chatIndex(key), rows: await engine.chatRows(key, 0, FIRST_ROWS) } : null;
+  return { ok: true as const, files, outcome, first };
 }

@@ -1,0 +1,39 @@
+// Issue 25: what a linked session's first screen loads. The page's static imports are one boot
+// chunk (scripts/vite/boot-chunk.ts) preloaded from the head, and nothing loaded lazily (the
+// timeline, the usage panel, the share dialog, search results) arrives before the first row.
+import { expect, test } from '@playwright/test';
+
+test('?sample’s first row comes with one boot chunk, under the JS budget, and none of the lazy parts', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstRow: number };
+    const mo = new MutationObserver(() => {
+      if (document.querySelector('main [data-row-kind]')) {
+        w.__firstRow = performance.now();
+        mo.disconnect();
+      }
+    });
+    mo.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/?sample');
+  await expect(page.locator('main [data-row-kind]').first()).toBeVisible();
+  const seen = await page.evaluate(() => {
+    const first = (window as unknown as { __firstRow: number }).__firstRow;
+    const before = performance.getEntriesByType('resource').filter((r) => (r as PerformanceResourceTiming).responseEnd <= first) as PerformanceResourceTiming[];
+    return {
+      preloads: [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => l.getAttribute('href') ?? ''),
+      scripts: before.filter((r) => /\.js(\?|$)/.test(r.name) && !r.name.includes('/workers/')).map((r) => ({ name: r.name, bytes: r.decodedBodySize })),
+      names: before.map((r) => r.name)
+    };
+  });
+  // Every modulepreload (the head's, and those Vite's loader adds for SvelteKit's nodes) names a
+  // shared chunk, the boot chunk among them: no entry facade is requested from the head.
+  expect(seen.preloads.length).toBeGreaterThan(0);
+  for (const href of seen.preloads) expect(href).toContain('/_app/immutable/chunks/');
+  // One chunk carries the boot; the rest are SvelteKit's entry facades and small helpers.
+  const big = seen.scripts.filter((s) => s.bytes > 50_000);
+  expect(big, JSON.stringify(seen.scripts)).toHaveLength(1);
+  expect(seen.preloads.some((h) => big[0].name.endsWith(h.replace(/^\.\//, '')))).toBe(true);
+  expect(seen.scripts.length).toBeLessThanOrEqual(8);
+  expect(seen.scripts.reduce((n, s) => n + s.bytes, 0)).toBeLessThanOrEqual(250 * 1024);
+  expect(seen.names.filter((n) => /Timeline|UsagePanel|ShareDialog|SearchResults|SessionOverview/.test(n))).toEqual([]);
+});
