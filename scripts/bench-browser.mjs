@@ -266,7 +266,7 @@ async function stopProfile({ cdp, at }, page, watched = () => ({ tasks: window._
       }
     });
     const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, c]) => `${l} ${((100 * c) / Math.max(1, n)).toFixed(0)}%`);
-    out.push({ at: Math.round(s - t.origin), ms: Math.round(d), samples: n, self: top(self, 8), inclusive: top(incl, 14) });
+    out.push({ at: Math.round(s - t.origin), ms: Math.round(d), samples: n, self: top(self, 8), inclusive: top(incl, Number(process.env.PROFILE_INCL ?? 14)) });
   }
   return out;
 }

@@ -299,7 +299,7 @@ test('rule: a run of tool work settles in place: the reader’s open choice hold
 });
 
 test('a followed session of 300 segments keeps its timeline bars through a refresh', async ({ page }) => {
-  // Over the 200 elements a new timeline draws in its first task (TimelineView.detailLimit): a
+  // Over the 50 elements a new big timeline draws in its first task (TimelineView.detailLimit): a
   // refresh of the same session must not drop the rest and draw them again.
   const turns = 300;
   await setup(page);

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput } from '$lib/view/timeline/index.ts';
 import { fullView, METRICS } from './geometry.ts';
-import { DETAIL_SLICE, TimelineView } from './TimelineView.svelte.ts';
+import { DETAIL_SLICE, FIRST_DETAIL_SLICE, TimelineView } from './TimelineView.svelte.ts';
 
 const small = layoutTimeline(syntheticLayoutInput(100, { lanes: 2 }));
 
@@ -46,14 +46,14 @@ describe('TimelineView', () => {
 		expect(tv.draw.detailed).toBe(true);
 		const all = Math.max(tv.draw.barIdx.length, tv.draw.dotIdx.length);
 		expect(all).toBeGreaterThan(2 * DETAIL_SLICE);
-		expect(tv.shownBars).toEqual(tv.draw.barIdx.slice(0, DETAIL_SLICE));
+		expect(tv.shownBars).toEqual(tv.draw.barIdx.slice(0, FIRST_DETAIL_SLICE));
 		expect(tv.detailDone).toBe(false);
 		let grown = 0;
 		while (!tv.detailDone) {
 			tv.growDetail();
 			grown++;
 		}
-		expect(grown).toBe(Math.ceil(all / DETAIL_SLICE) - 1);
+		expect(grown).toBe(Math.ceil((all - FIRST_DETAIL_SLICE) / DETAIL_SLICE));
 		expect(tv.shownBars).toEqual(tv.draw.barIdx);
 		expect(tv.shownDots).toEqual(tv.draw.dotIdx);
 		// A small layout is whole from the start.

@@ -21,9 +21,12 @@ export interface TimelineInput {
 	barNote?: (bar: TimelineBar) => string | null;
 }
 
-/** Bars (and dots) a task adds to a new layout's detailed draw: ~200 of each are ~15 ms of
- *  element creation on this machine, where all 800 of each were one 60 ms task. */
+/** Bars (and dots) a task adds to a new layout's detailed draw: ~200 of each are ~15–30 ms of
+ *  element creation on this machine, where all 800 of each were one 60 ms task. A big layout's
+ *  first slice is smaller: it shares its task with the timeline's own mount (axis, lanes), which
+ *  with 200 was a 63–75 ms task after a 100 MB session's ready in a slower hour (bench --profile). */
 export const DETAIL_SLICE = 200;
+export const FIRST_DETAIL_SLICE = 50;
 
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
 const DRAG_THRESHOLD_PX = 4;
@@ -62,14 +65,16 @@ export class TimelineView {
 	readonly svgH = $derived(METRICS.axisH + Math.max(1, this.layout.lanes.length) * METRICS.laneH);
 	readonly draw = $derived(drawModel(this.layout, this.geom, this.view, this.plotW, METRICS));
 	/** How many bars and how many dots of the detailed draw are on screen: a new layout's first
-	 *  draw adds them DETAIL_SLICE a task (growDetail), so up to 800 bars and as many dots are not
+	 *  draw adds them FIRST_DETAIL_SLICE, then DETAIL_SLICE a task (growDetail), so up to 800 bars and as many dots are not
 	 *  one 60 ms task after a big session's ready (issue 25); a zoom or pan later draws at once. */
 	detailLimit: number = $derived.by(() => {
 		// A refresh of the same session (a followed folder's append: same first segment) keeps what
 		// is drawn, so its bars do not vanish and come back; another session starts a slice again.
 		const first = this.layout.bars[0]?.segmentId ?? null;
 		const kept = untrack(() => (first !== null && first === this.#drawn.first ? this.#drawn.limit : 0));
-		this.#drawn = { first, limit: Math.max(DETAIL_SLICE, kept) };
+		// A layout of a slice or less is drawn whole at once, as before there were slices.
+		const start = this.layout.bars.length <= DETAIL_SLICE ? DETAIL_SLICE : FIRST_DETAIL_SLICE;
+		this.#drawn = { first, limit: Math.max(start, kept) };
 		return this.#drawn.limit;
 	});
 	/** What detailLimit last allowed, and for which session (its first segment); not drawn. */
