@@ -39,6 +39,20 @@ describe('TimelineView', () => {
 		expect(tv.svgH).toBe(METRICS.axisH + 2 * METRICS.laneH);
 	});
 
+	it('applies the first width later only for a big first draw of elements', () => {
+		const view = (n: number) => new TimelineView({ layout: () => layoutTimeline(syntheticLayoutInput(n, { lanes: 3 })), highlight: () => null, onBarClick: vi.fn(), onDotClick: vi.fn() });
+		expect(mount().tv.bigFirstDraw).toBe(false);
+		const big = view(700);
+		expect(big.layout.bars.length).toBeGreaterThan(DETAIL_SLICE);
+		expect(big.bigFirstDraw).toBe(true);
+		big.setWidth(640);
+		expect(big.bigFirstDraw).toBe(false);
+		// Thousands of segments are drawn as paths: nothing to spread.
+		const paths = view(5000);
+		expect(paths.layout.bars.length).toBeGreaterThan(METRICS.detailMax);
+		expect(paths.bigFirstDraw).toBe(false);
+	});
+
 	it('draws a big layout\'s elements a slice at a time, all of them once grown', () => {
 		const big = layoutTimeline(syntheticLayoutInput(700, { lanes: 3 }));
 		const tv = new TimelineView({ layout: () => big, highlight: () => null, onBarClick: vi.fn(), onDotClick: vi.fn() });

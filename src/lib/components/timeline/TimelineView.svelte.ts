@@ -124,6 +124,13 @@ export class TimelineView {
 	}
 
 	/** The plot element's width (its clientWidth binding). */
+	/** Whether the first draw is a big one of elements (more bars than a slice, few enough to be
+	 *  elements at the whole view): its first width is applied a task after it is observed. */
+	get bigFirstDraw(): boolean {
+		const n = this.layout.bars.length;
+		return !this.measured && n > DETAIL_SLICE && n <= METRICS.detailMax;
+	}
+
 	setWidth(w: number): void {
 		this.plotW = w;
 		this.measured = true;
