@@ -150,10 +150,24 @@ export class Viewer {
       const onProgress = proxied((p: LoadProgress) => {
         if (current()) this.progress = p;
       }, inWorker);
+      // A scan's listing is applied a task after its message arrives: reading a snapshot of 1,500
+      // entries and drawing the list from it were one 51–61 ms task during a 1 GB drop's scan
+      // (--case projects --profile). Snapshots that arrive meanwhile replace the waiting one; the
+      // load's outcome drops it (the final list is the outcome's).
+      let waiting: ListSnapshot | null = null;
+      let listed = false;
       const onList = proxied((snap: ListSnapshot) => {
-        if (!current()) return;
-        this.list = snap.entries;
-        this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
+        if (!current() || listed) return;
+        const queued = waiting !== null;
+        waiting = snap;
+        if (queued) return;
+        void macrotask().then(() => {
+          const s = waiting;
+          waiting = null;
+          if (!s || listed || !current()) return;
+          this.list = s.entries;
+          this.scanProgress = { done: s.filesDone, total: s.filesTotal };
+        });
       }, inWorker);
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
       // With them go the earlier scans of the same files, so those files are not read again.
@@ -170,6 +184,7 @@ export class Viewer {
         : cached && contentHash
           ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
           : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
+      listed = true;
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;
