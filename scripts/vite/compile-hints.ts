@@ -7,9 +7,9 @@
 //
 // Marked: the build's entry chunks and every chunk they import statically. For the app's page
 // that is what it loads before its first screen (the boot chunk, boot-chunk.ts, and SvelteKit's
-// entry facades). The entries are every route's, so the benchmark page's static imports are marked too, among them
-// the timeline, which the app's page loads lazily: a mark costs only when its chunk loads, and
-// compiles off the main thread. The page's other lazy chunks (usage, search results, share
+// entry facades). The entries are every route's, so the benchmark page's static imports are
+// marked too, among them the timeline, which the app's page loads lazily: a mark costs only when
+// its chunk loads, and compiles off the main thread. The page's other lazy chunks (usage, search results, share
 // dialog, highlight.js) keep lazy compilation: most of their code never runs.
 import type { Plugin } from 'vite';
 

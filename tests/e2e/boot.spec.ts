@@ -1,6 +1,8 @@
 // Issue 25: what a linked session's first screen loads. The page's static imports are one boot
 // chunk (scripts/vite/boot-chunk.ts) preloaded from the head, and nothing loaded lazily (the
 // timeline, the usage panel, the share dialog, search results) arrives before the first row.
+// The first rows drawn are those the worker sent with the load (worker/links.ts FirstScreen):
+// they must be the chat's first rows, as the worker gives them when asked.
 import { expect, test } from '@playwright/test';
 
 test('?sample’s first row comes with one boot chunk, under the JS budget, and none of the lazy parts', async ({ page }) => {
@@ -36,4 +38,10 @@ test('?sample’s first row comes with one boot chunk, under the JS budget, and 
   expect(seen.scripts.length).toBeLessThanOrEqual(8);
   expect(seen.scripts.reduce((n, s) => n + s.bytes, 0)).toBeLessThanOrEqual(250 * 1024);
   expect(seen.names.filter((n) => /Timeline|UsagePanel|ShareDialog|SearchResults|SessionOverview/.test(n))).toEqual([]);
+
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const drawn = await page.locator('main [data-slot] > [data-row-key]').evaluateAll((els) => els.map((e) => e.getAttribute('data-row-key')));
+  expect(drawn.length).toBeGreaterThan(2);
+  const asked = await page.evaluate((n) => (window as unknown as { __loupe: { rows(from: number, to: number): Promise<{ key: string }[]> } }).__loupe.rows(0, n), drawn.length);
+  expect(drawn).toEqual(asked.map((r) => r.key));
 });

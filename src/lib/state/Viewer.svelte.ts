@@ -15,7 +15,8 @@ import type { StoredScan } from '../ingest/scan.ts';
 import { folderOf, openScanIndex, type ScanIndex } from '../store/scan-index.ts';
 import { engineClient, proxied, type EngineApi } from './engine-client.ts';
 import { LoadError, resolveCached, resolveSource, type LoadSource } from './sources.ts';
-import { takeEarlyLoad, type FirstScreen } from './early-load.ts';
+import { takeEarlyLoad } from './early-load.ts';
+import type { FirstScreen } from '../worker/links.ts';
 import { canHash, hashBlob, sessionContentHash } from '../store/content-hash.ts';
 import { hashOffThread } from './hash-client.ts';
 import type { WriteStats } from '../store/row-index.ts';
@@ -152,21 +153,15 @@ export class Viewer {
       }, inWorker);
       // A scan's listing is applied a task after its message arrives: reading a snapshot of 1,500
       // entries and drawing the list from it were one 51–61 ms task during a 1 GB drop's scan
-      // (--case projects --profile). Snapshots that arrive meanwhile replace the waiting one; the
-      // load's outcome drops it (the final list is the outcome's).
-      let waiting: ListSnapshot | null = null;
-      let listed = false;
+      // (--case projects --profile). A snapshot arriving meanwhile replaces the waiting one
+      // (throttle.ts); the load's outcome drops it (the final list is the outcome's).
+      const listing = new Throttle(0);
       const onList = proxied((snap: ListSnapshot) => {
-        if (!current() || listed) return;
-        const queued = waiting !== null;
-        waiting = snap;
-        if (queued) return;
-        void macrotask().then(() => {
-          const s = waiting;
-          waiting = null;
-          if (!s || listed || !current()) return;
-          this.list = s.entries;
-          this.scanProgress = { done: s.filesDone, total: s.filesTotal };
+        if (!current()) return;
+        listing.request(() => {
+          if (!current()) return;
+          this.list = snap.entries;
+          this.scanProgress = { done: snap.filesDone, total: snap.filesTotal };
         });
       }, inWorker);
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
@@ -184,7 +179,7 @@ export class Viewer {
         : cached && contentHash
           ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
           : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
-      listed = true;
+      listing.cancel();
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;

@@ -6,18 +6,17 @@
 // IndexedDB, no folder handle, no cross-origin fetch whose error the page words itself). The load
 // uses generation 1, the Viewer's first: a later load replaces it as any load replaces another.
 import type { InputFile } from '../worker/protocol.ts';
+import type { FirstScreen } from '../worker/links.ts';
 import { engineClient, workerApiNow, type EngineApi } from './engine-client.ts';
 import { LoadError, linkOf, type LoadSource } from './sources.ts';
 
 type Outcome = Awaited<ReturnType<EngineApi['load']>>;
-type Loaded = Extract<Awaited<ReturnType<EngineApi['loadLink']>>, { ok: true }>;
-/** The opened session's chat index and first rows, sent with the load (worker/links.ts). */
-export type FirstScreen = Loaded['first'];
 
 /** The generation the early load runs under: the Viewer's first. */
 export const EARLY_GENERATION = 1;
 
-type Early = { files: Promise<InputFile[]>; outcome: Promise<Outcome>; first: Promise<FirstScreen> };
+/** `first`: the opened session's chat index and first rows, sent with the load (worker/links.ts). */
+type Early = { files: Promise<InputFile[]>; outcome: Promise<Outcome>; first: Promise<FirstScreen | null> };
 
 let early: ({ source: LoadSource } & Early) | null = null;
 

@@ -65,8 +65,9 @@ export class TimelineView {
 	readonly svgH = $derived(METRICS.axisH + Math.max(1, this.layout.lanes.length) * METRICS.laneH);
 	readonly draw = $derived(drawModel(this.layout, this.geom, this.view, this.plotW, METRICS));
 	/** How many bars and how many dots of the detailed draw are on screen: a new layout's first
-	 *  draw adds them FIRST_DETAIL_SLICE, then DETAIL_SLICE a task (growDetail), so up to 800 bars and as many dots are not
-	 *  one 60 ms task after a big session's ready (issue 25); a zoom or pan later draws at once. */
+	 *  draw adds them FIRST_DETAIL_SLICE, then DETAIL_SLICE a task (growDetail), so up to 800 bars
+	 *  and as many dots are not one 60 ms task after a big session's ready (issue 25); a zoom or
+	 *  pan later draws at once. */
 	detailLimit: number = $derived.by(() => {
 		// A refresh of the same session (a followed folder's append: same first segment) keeps what
 		// is drawn, so its bars do not vanish and come back; another session starts a slice again.
@@ -123,7 +124,6 @@ export class TimelineView {
 		this.#drawn.limit = this.detailLimit;
 	}
 
-	/** The plot element's width (its clientWidth binding). */
 	/** Whether the first draw is a big one of elements (more bars than a slice, few enough to be
 	 *  elements at the whole view): its first width is applied a task after it is observed. */
 	get bigFirstDraw(): boolean {
@@ -131,6 +131,7 @@ export class TimelineView {
 		return !this.measured && n > DETAIL_SLICE && n <= METRICS.detailMax;
 	}
 
+	/** The plot element's width (its clientWidth binding). */
 	setWidth(w: number): void {
 		this.plotW = w;
 		this.measured = true;
