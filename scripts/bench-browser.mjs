@@ -547,7 +547,34 @@ async function historySearchCase(page, tree, marker, scanParserTotal) {
   }
   // What the page holds once the lanes keep the history's decoded text (after every query ran twice).
   const afterPss = rendererPss(marker);
-  return { index, indexPeakPss: peak, beforePss, afterPss, queries, scanParserTotal };
+  const typed = await typedHistoryQuery(page.context().browser(), `${new URL(page.url()).origin}/`, tree, queries[1].total);
+  return { index, indexPeakPss: peak, beforePss, afterPss, queries, scanParserTotal, typed };
+}
+
+/** "parser" as a person asks it, in a fresh context (the lanes keep nothing yet): the tree dropped,
+ *  the history indexed, then the search field focused, the history scope chosen (both start the
+ *  lanes decoding the history: Search.prepare) and the word typed at 8 keys a second. The time
+ *  from the last key to the field's complete count (`total`, no "searching…"). */
+async function typedHistoryQuery(browser, url, tree, total) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.evaluate(watchLoadInPage);
+  await dropFolder(page, tree);
+  await waitReady(page);
+  await page.evaluate(() => window.__loupe.historySearchIndex());
+  await page.evaluate(() => addEventListener('keydown', (e) => (window.__lastKeyAt = e.timeStamp), { capture: true }));
+  const focusedAt = await page.evaluate(() => performance.now());
+  await page.locator('input[type=search]').focus();
+  await page.getByLabel('Search scope').selectOption('history');
+  await page.locator('input[type=search]').pressSequentially('parser', { delay: 125 });
+  const shownAt = await page.waitForFunction((total) => {
+    const text = document.querySelector('[data-search-count]')?.textContent ?? '';
+    return text.startsWith(`${total.toLocaleString('en-US')} results`) && !text.includes('searching') && performance.now();
+  }, total, { polling: 'raf', timeout: 60_000 }).then((h) => h.jsonValue());
+  const lastKeyAt = await page.evaluate(() => window.__lastKeyAt);
+  await context.close();
+  return { afterLastKeyMs: shownAt - lastKeyAt, fromFocusMs: shownAt - focusedAt };
 }
 
 /** A run of words from the middle of one session's first prompt: it occurs once in the tree. */
@@ -571,7 +598,9 @@ function printHistorySearch(h) {
   const [once, parser, regexLit, regexUsed, regexNone] = queries;
   const longest = Math.round(Math.max(...queries.map((q) => q.longest)));
   console.log(`  a string that occurs once ("${once.query}")   complete ${Math.round(once.ms)} ms, ${once.total} hit(s) (target ≤ 100)   ${verdict(once.ms <= 100)}`);
-  console.log(`  "parser"   first batch ${Math.round(parser.firstMs)} ms (target: first 100 hits ≤ 100)   ${verdict(parser.firstMs <= 100)}; complete ${Math.round(parser.ms)} ms, ${parser.total} hits (target ≤ 1000)   ${verdict(parser.ms <= 1000)}; its first run (the lanes decode the history) ${Math.round(parser.coldMs)} ms (${parser.coldPooled} sessions in the lanes, ${Math.round(parser.coldPooledMs)} ms summed over them)${h.scanParserTotal === null ? '' : `; the scan's total ${h.scanParserTotal}   ${verdict(h.scanParserTotal === parser.total)}`}`);
+  console.log(`  "parser"   first batch ${Math.round(parser.firstMs)} ms (target: first 100 hits ≤ 100)   ${verdict(parser.firstMs <= 100)}; complete ${Math.round(parser.ms)} ms, ${parser.total} hits (target ≤ 1000)   ${verdict(parser.ms <= 1000)}${h.scanParserTotal === null ? '' : `; the scan's total ${h.scanParserTotal}   ${verdict(h.scanParserTotal === parser.total)}`}`);
+  console.log(`    its first run, the first query after ready (the lanes decode the history) ${Math.round(parser.coldMs)} ms (target ≤ 1000)   ${verdict(parser.coldMs <= 1000)} (${parser.coldPooled} sessions in the lanes, ${Math.round(parser.coldPooledMs)} ms summed over them)`);
+  if (h.typed) console.log(`    typed in the field at history scope after the index is ready (a fresh context: focus, scope, 8 keys/s)   complete count shown ${Math.round(h.typed.afterLastKeyMs)} ms after the last key (target ≤ 1000)   ${verdict(h.typed.afterLastKeyMs <= 1000)}; ${Math.round(h.typed.fromFocusMs)} ms from the focus`);
   console.log(`  regex with a literal /${regexLit.query}/   ${Math.round(regexLit.ms)} ms, ${regexLit.total} hits (target ≤ 1000)   ${verdict(regexLit.ms <= 1000)}; /${regexUsed.query}/ ${Math.round(regexUsed.ms)} ms, ${regexUsed.total} hits   ${verdict(regexUsed.ms <= 1000)}`);
   console.log(`  regex with no literal /${regexNone.query}/ (scans every session, and says so)   ${Math.round(regexNone.ms)} ms, ${regexNone.total} hits (informational)`);
   console.log(`  longest main-thread task during these queries ${longest} ms (target ≤ 50)   ${verdict(longest <= 50)}`);

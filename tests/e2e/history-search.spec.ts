@@ -36,6 +36,7 @@ type Api = {
     search: (q: string, o?: object) => Promise<Found>;
     historySearchIndex: () => Promise<Status>;
     builtKeys: () => Promise<string[]>;
+    prepareSearch: (scope?: string) => Promise<{ warmed?: number }>;
     list: () => { key: string; project: string }[];
   };
 };
@@ -123,4 +124,19 @@ test('a hit inside a subagent of a session never opened opens it at the atom, ma
   await expect(page.locator('main[data-session-key]')).toHaveAttribute('data-session-key', key!);
   await expect(page.locator('main [data-search-landed]')).toContainText(new RegExp(match, 'i'));
   await expect(page).toHaveURL(new RegExp(`a=${atom}&q=investigate&qs=history`));
+});
+
+test('a search opened at history scope while the history indexes has the history decoded once the index is ready', async ({ page }) => {
+  await openApp(page);
+  await pickFolder(page, TREE);
+  // Opened while it indexes: the warm-up the scope asks for cannot run yet (the index's lanes need the memory).
+  await expect(page.locator('[data-history-progress]')).toBeVisible();
+  await page.locator('input[type=search]').focus();
+  await page.getByLabel('Search scope').selectOption('history');
+  // Once the page has seen the index ready, its workers have been sent every session not built:
+  // a warm-up asked for now finds none left to decode (without the page's own it decodes them all).
+  await expect(page.locator('[data-history-progress]')).toHaveCount(0);
+  const built = await page.evaluate(() => (window as unknown as Api).__loupe.builtKeys());
+  expect(built.length).toBeLessThan(40);
+  expect(await page.evaluate(() => (window as unknown as Api).__loupe.prepareSearch('history'))).toMatchObject({ warmed: 0 });
 });

@@ -16,6 +16,8 @@ import type { Viewer } from './Viewer.svelte.ts';
 
 export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached' | 'history';
 const SCOPES: readonly SearchScopeName[] = ['session', 'project', 'loaded', 'cached', 'history'];
+/** How long typing must pause before a query over more than the open session runs (ms). */
+export const TYPING_PAUSE_MS = 200;
 export type { FieldAuthor, FieldKind, SearchHit };
 
 export interface SearchFilters {
@@ -68,6 +70,8 @@ export class Search {
   mark = $state.raw<MatchMark | null>(null);
 
   #generation = 0;
+  /** The generation of the field's query the engine is running (0: none). */
+  #inEngine = 0;
   #markSeq = 0;
   #cache: Promise<SessionCache | null> | null = null;
   /** The project folder the last project-scoped query covered. */
@@ -90,12 +94,23 @@ export class Search {
     this.nav.queryScope = this.scope === 'session' ? null : this.scope;
     if (!this.query.trim()) {
       this.#reset();
+      // Only a query the engine is running is stopped: a cancel also drops the history warm-up's
+      // decoding (the search pool's queue), which choosing the history scope has just started.
+      if (!this.#inEngine) return;
       const { api } = await engineClient();
       await api.cancelSearch(generation);
       return;
     }
     this.running = true;
     this.error = null;
+    // Beyond the open session a query is a pass over many sessions (at history scope the first
+    // one decodes the history's text): it starts once typing pauses, so a keystroke does not start
+    // a pass the next one cancels, and the lanes' warm-up (prepare) runs on while the word is typed.
+    // Typed at 8 keys a second, each letter of "parser" started one (bench:browser --case projects).
+    if (this.scope !== 'session') {
+      await new Promise((r) => setTimeout(r, TYPING_PAUSE_MS));
+      if (stale()) return;
+    }
     let hits: SearchHit[] = [];
     let first = true;
     const { inWorker } = await engineClient();
@@ -113,7 +128,10 @@ export class Search {
       this.total = b.total;
       this.progress = { done: b.sessionsDone, total: b.sessionsTotal };
     }, inWorker);
-    const out = await this.#call(generation, this.#request(), this.scope, onBatch);
+    this.#inEngine = generation;
+    const out = await this.#call(generation, this.#request(), this.scope, onBatch).finally(() => {
+      if (this.#inEngine === generation) this.#inEngine = 0;
+    });
     if (stale()) return;
     this.running = false;
     if (!out.ok) {
