@@ -21,6 +21,7 @@
 // Measured on a tenth of the generated 1 GB tree (scripts/bench-history-search.ts): see the commit.
 import type { FieldAuthor, FieldKind, OpenStep, SearchField } from './fields.ts';
 import { compress, decompress, decompressedSize, DECOMPRESS_SLACK } from './lz.ts';
+import { decompressFast } from './lz-wasm.ts';
 
 /** The JSON part. Strings are indexes into `s`; -1 is null (a tool) or none (a subagent list). */
 interface Columns {
@@ -102,19 +103,24 @@ export function encodeFields(fields: readonly SearchField[]): Uint8Array {
 	return compress(out);
 }
 
-/** One buffer the blocks are decompressed into, grown as needed (its bytes are decoded into
- *  strings before the next call). */
+/** One buffer the blocks are decompressed into without WebAssembly, grown as needed (its bytes are
+ *  decoded into strings before the next call, as the WebAssembly decoder's memory is). */
 let scratch = new Uint8Array(0);
 
 function notIndexText(): never {
 	throw new Error('not a search index text');
 }
 
-/** The fields an index's text holds, as they were encoded. Throws on bytes of another format. */
-export function decodeFields(bytes: Uint8Array): SearchField[] {
+function decompressToScratch(bytes: Uint8Array): Uint8Array {
 	const size = decompressedSize(bytes) + DECOMPRESS_SLACK;
 	if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
-	const raw = decompress(bytes, scratch);
+	return decompress(bytes, scratch);
+}
+
+/** The fields an index's text holds, as they were encoded. Throws on bytes of another format.
+ *  Decompressed by WebAssembly where it runs (lz-wasm.ts), else by lz.ts. */
+export function decodeFields(bytes: Uint8Array): SearchField[] {
+	const raw = decompressFast(bytes) ?? decompressToScratch(bytes);
 	const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
 	if (raw.byteLength < 8) notIndexText();
 	const metaBytes = view.getUint32(0, true);

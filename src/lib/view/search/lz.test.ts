@@ -4,20 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compress, decompress, DECOMPRESS_SLACK, maxCompressedSize } from './lz.ts';
+import { noise } from './test-bytes.ts';
 
 const enc = new TextEncoder();
 const roundTrip = (b: Uint8Array) => expect(decompress(compress(b))).toEqual(b);
 
-/** Deterministic pseudo-random bytes (a small LCG): incompressible input. */
-function noise(n: number, seed = 1): Uint8Array {
-	const out = new Uint8Array(n);
-	let x = seed;
-	for (let i = 0; i < n; i++) {
-		x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-		out[i] = x >>> 24;
-	}
-	return out;
-}
 
 describe('lz', () => {
 	it('gives back empty, tiny and edge-length inputs', () => {
