@@ -84,15 +84,17 @@ test('the count, and next / previous with Enter, Shift+Enter and F3', async ({ p
   await expect(page.locator('[data-search-ticks]')).toHaveAttribute('data-search-ticks', '6');
   const hits = page.locator('[data-search-hit]');
   const atoms = await hits.evaluateAll((els) => els.map((e) => e.getAttribute('data-atom-uuid')));
-  await field(page).press('Enter');
-  await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', atoms[0]!);
-  await field(page).press('Enter');
-  await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', atoms[1]!);
-  await page.keyboard.press('F3');
-  await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', atoms[2]!);
-  await field(page).press('Shift+Enter');
-  await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', atoms[1]!);
-  await expect(page).toHaveURL(new RegExp(`&a=${atoms[1]}&q=parser`));
+  // Each step waits for its landing's history entry: a landing a newer one overtakes writes none
+  // (Navigator.land), and on a loaded machine a key can come before the previous landing is done.
+  const stepTo = async (key: () => Promise<void>, atom: string | null) => {
+    await key();
+    await expect(page.locator('[data-search-hit][aria-current]')).toHaveAttribute('data-atom-uuid', atom!);
+    await expect(page).toHaveURL(new RegExp(`&a=${atom}&q=parser`));
+  };
+  await stepTo(() => field(page).press('Enter'), atoms[0]);
+  await stepTo(() => field(page).press('Enter'), atoms[1]);
+  await stepTo(() => page.keyboard.press('F3'), atoms[2]);
+  await stepTo(() => field(page).press('Shift+Enter'), atoms[1]);
   // Back returns to the previous hit.
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`&a=${atoms[2]}&q=parser`));
