@@ -1,0 +1,65 @@
+// The font warm-up resolves each face through a canvas, one an idle callback, and lays out
+// nothing of the page (a forced layout during a load took the load's layout into its task).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { warmFonts, WORKSPACE_FONTS, type FontFace } from './font-warmup.ts';
+
+let idle: (() => void)[];
+let fonts: string[];
+let measured: number;
+const appended = vi.fn();
+
+beforeEach(() => {
+  idle = [];
+  fonts = [];
+  measured = 0;
+  appended.mockClear();
+  const ctx = {
+    set font(f: string) {
+      fonts.push(f);
+    },
+    measureText: () => void measured++
+  };
+  Object.assign(globalThis, {
+    requestIdleCallback: (f: () => void) => idle.push(f),
+    document: { createElement: (tag: string) => (tag === 'canvas' ? { getContext: () => ctx } : {}), body: { append: appended }, documentElement: {} },
+    getComputedStyle: (el: object) => ({ fontFamily: 'system-ui, sans-serif', getPropertyValue: (v: string) => (v === '--mono' && el ? ' ui-monospace, monospace' : '') })
+  });
+});
+afterEach(() => {
+  for (const k of ['requestIdleCallback', 'document', 'getComputedStyle']) delete (globalThis as Record<string, unknown>)[k];
+});
+
+/** Runs the idle callbacks queued so far; how many there were. */
+const runIdle = () => {
+  const due = idle.splice(0);
+  for (const f of due) f();
+  return due.length;
+};
+
+describe('warmFonts', () => {
+  it('resolves every face, one an idle callback, in the families the workspace draws with', () => {
+    const faces: FontFace[] = [
+      [10.8, 600, false, false],
+      [14.0625, 400, true, false],
+      [11.25, 400, false, true]
+    ];
+    warmFonts(faces);
+    expect(fonts).toEqual([]);
+    let callbacks = 0;
+    while (idle.length) {
+      callbacks += runIdle();
+      expect(fonts.length).toBe(callbacks);
+    }
+    expect(fonts).toEqual(['600 10.8px system-ui, sans-serif', 'italic 400 14.0625px system-ui, sans-serif', '400 11.25px ui-monospace, monospace']);
+    expect(measured).toBe(3);
+    expect(appended).not.toHaveBeenCalled();
+  });
+
+  it('stops when cancelled', () => {
+    const stop = warmFonts(WORKSPACE_FONTS);
+    runIdle();
+    stop();
+    while (idle.length) runIdle();
+    expect(fonts.length).toBe(1);
+  });
+});
