@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { layoutTimeline, syntheticLayoutInput } from '$lib/view/timeline/index.ts';
 import { fullView, METRICS } from './geometry.ts';
-import { DETAIL_SLICE, FIRST_DETAIL_SLICE, TimelineView } from './TimelineView.svelte.ts';
+import { DETAIL_SLICE, FIRST_DETAIL_SLICE, TimelineView, WHOLE_DRAW_MAX } from './TimelineView.svelte.ts';
 
 const small = layoutTimeline(syntheticLayoutInput(100, { lanes: 2 }));
 
@@ -43,7 +43,7 @@ describe('TimelineView', () => {
 		const view = (n: number) => new TimelineView({ layout: () => layoutTimeline(syntheticLayoutInput(n, { lanes: 3 })), highlight: () => null, onBarClick: vi.fn(), onDotClick: vi.fn() });
 		expect(mount().tv.bigFirstDraw).toBe(false);
 		const big = view(700);
-		expect(big.layout.bars.length).toBeGreaterThan(DETAIL_SLICE);
+		expect(big.layout.bars.length).toBeGreaterThan(WHOLE_DRAW_MAX);
 		expect(big.bigFirstDraw).toBe(true);
 		big.setWidth(640);
 		expect(big.bigFirstDraw).toBe(false);

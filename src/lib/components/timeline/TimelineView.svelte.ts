@@ -21,12 +21,16 @@ export interface TimelineInput {
 	barNote?: (bar: TimelineBar) => string | null;
 }
 
-/** Bars (and dots) a task adds to a new layout's detailed draw: ~200 of each are ~15–30 ms of
- *  element creation on this machine, where all 800 of each were one 60 ms task. A big layout's
- *  first slice is smaller: it shares its task with the timeline's own mount (axis, lanes), which
- *  with 200 was a 63–75 ms task after a 100 MB session's ready in a slower hour (bench --profile). */
-export const DETAIL_SLICE = 200;
+/** Bars (and dots) a task adds to a new layout's detailed draw: ~200 of each were ~15–30 ms of
+ *  element creation on this machine, where all 800 of each were one 60 ms task, and in a slow
+ *  hour a 51 ms task 107 ms after a 100 MB session's ready (bench --case session --profile:
+ *  element creation and attributes); 100 a task halves it. A big layout's first slice is smaller
+ *  still: it shares its task with the timeline's own mount (axis, lanes), which with 200 was a
+ *  63–75 ms task after that session's ready (bench --profile). */
+export const DETAIL_SLICE = 100;
 export const FIRST_DETAIL_SLICE = 50;
+/** A layout of this many bars or fewer is drawn whole at once, as before there were slices. */
+export const WHOLE_DRAW_MAX = 200;
 
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
 const DRAG_THRESHOLD_PX = 4;
@@ -73,8 +77,7 @@ export class TimelineView {
 		// is drawn, so its bars do not vanish and come back; another session starts a slice again.
 		const first = this.layout.bars[0]?.segmentId ?? null;
 		const kept = untrack(() => (first !== null && first === this.#drawn.first ? this.#drawn.limit : 0));
-		// A layout of a slice or less is drawn whole at once, as before there were slices.
-		const start = this.layout.bars.length <= DETAIL_SLICE ? DETAIL_SLICE : FIRST_DETAIL_SLICE;
+		const start = this.layout.bars.length <= WHOLE_DRAW_MAX ? WHOLE_DRAW_MAX : FIRST_DETAIL_SLICE;
 		this.#drawn = { first, limit: Math.max(start, kept) };
 		return this.#drawn.limit;
 	});
@@ -128,7 +131,7 @@ export class TimelineView {
 	 *  elements at the whole view): its first width is applied a task after it is observed. */
 	get bigFirstDraw(): boolean {
 		const n = this.layout.bars.length;
-		return !this.measured && n > DETAIL_SLICE && n <= METRICS.detailMax;
+		return !this.measured && n > WHOLE_DRAW_MAX && n <= METRICS.detailMax;
 	}
 
 	/** The plot element's width (its clientWidth binding). */
