@@ -1,7 +1,7 @@
 // The font warm-up resolves each face through a canvas, one an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { warmFonts, WORKSPACE_FONTS, type FontFace } from './font-warmup.ts';
+import { warmFonts, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
 let fonts: string[];
@@ -53,13 +53,5 @@ describe('warmFonts', () => {
     expect(fonts).toEqual(['600 10.8px system-ui, sans-serif', 'italic 400 14.0625px system-ui, sans-serif', '400 11.25px ui-monospace, monospace']);
     expect(measured).toBe(3);
     expect(appended).not.toHaveBeenCalled();
-  });
-
-  it('stops when cancelled', () => {
-    const stop = warmFonts(WORKSPACE_FONTS);
-    runIdle();
-    stop();
-    while (idle.length) runIdle();
-    expect(fonts.length).toBe(1);
   });
 });

@@ -33,32 +33,25 @@ export const WORKSPACE_FONTS: FontFace[] = [
 /** The key a computed style gives for a face (what the e2e test compares). */
 export const faceKey = ([px, weight, italic, mono]: FontFace) => `${mono ? 'mono' : 'ui'}|${Math.round(px * 100) / 100}|${weight}|${italic ? 'italic' : 'normal'}`;
 
-/** Resolves each face once, `perTask` at a time, when the page is idle; returns a cancel. Through a
- *  canvas's measureText, not a hidden box's layout: a box's forced layout also lays out whatever
- *  the page has pending, so a step that came during a load took the load's layout work into its
- *  task (a face and the walk's first listing: 56–67 ms, --case projects --profile), and the
- *  warm-up had to stop at the first load, leaving the list's first layout to resolve the rest.
- *  A canvas resolves the same faces through the same font cache and lays out nothing. */
-export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS, perTask = 1): () => void {
+/** Resolves each face once, one an idle callback. Through a canvas's measureText, not a hidden
+ *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
+ *  came during a load took the load's layout work into its task (a face and the walk's first
+ *  listing: 56–67 ms, --case projects --profile), and the warm-up had to stop at the first load,
+ *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
+ *  the same font cache and lays out nothing, so it runs on through a load. */
+export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS): void {
   const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const ctx = document.createElement('canvas').getContext('2d');
-  if (!ctx) return () => {};
+  if (!ctx) return;
   let families: { ui: string; mono: string } | null = null;
   let at = 0;
-  let stopped = false;
   const step = () => {
-    if (stopped) return;
     // The families as the workspace's text resolves them: the body's, and --mono.
     families ??= { ui: getComputedStyle(document.body).fontFamily, mono: getComputedStyle(document.documentElement).getPropertyValue('--mono').trim() };
-    for (const [px, weight, italic, mono] of faces.slice(at, at + perTask)) {
-      ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${mono ? families.mono : families.ui}`;
-      ctx.measureText('Loupe 0123 ~ · — →');
-    }
-    at += perTask;
+    const [px, weight, italic, mono] = faces[at++];
+    ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${mono ? families.mono : families.ui}`;
+    ctx.measureText('Loupe 0123 ~ · — →');
     if (at < faces.length) idle(step);
   };
-  idle(step);
-  return () => {
-    stopped = true;
-  };
+  if (faces.length) idle(step);
 }

@@ -19,8 +19,7 @@ function start(): Decoder | null {
 	try {
 		const bytes = Uint8Array.from(atob(LZ_DECODE_WASM), (c) => c.charCodeAt(0));
 		// Synchronous: the module is well under the 4 KB a page's thread may compile this way.
-		const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Decoder;
-		return exports;
+		return new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Decoder;
 	} catch {
 		return null;
 	}

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compress, decompress, DECOMPRESS_SLACK, maxCompressedSize } from './lz.ts';
-import { noise } from './test-bytes.ts';
+import { noise, windowEdge } from './test-bytes.ts';
 
 const enc = new TextEncoder();
 const roundTrip = (b: Uint8Array) => expect(decompress(compress(b))).toEqual(b);
@@ -22,11 +22,7 @@ describe('lz', () => {
 		roundTrip(new Uint8Array(100_000).fill(0));
 		roundTrip(enc.encode('ab'.repeat(40_000)));
 		roundTrip(enc.encode('the parser reads each line. '.repeat(5_000) + 'end'));
-		// Literals longer than 255 between matches, and matches at the window's far edge.
-		const far = new Uint8Array(70_000);
-		far.set(noise(65_535, 7));
-		far.set(far.subarray(0, 4_465), 65_535);
-		roundTrip(far);
+		roundTrip(windowEdge());
 	});
 
 	it('shrinks repetitive text and stays within its bound on noise', () => {

@@ -10,3 +10,12 @@ export function noise(n: number, seed = 1): Uint8Array {
 	}
 	return out;
 }
+
+/** 70,000 bytes whose tail repeats its head from 65,535 back: matches at the window's far edge,
+ *  after literals longer than 255. */
+export function windowEdge(): Uint8Array {
+	const far = new Uint8Array(70_000);
+	far.set(noise(65_535, 7));
+	far.set(far.subarray(0, 4_465), 65_535);
+	return far;
+}
