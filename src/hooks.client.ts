@@ -13,6 +13,8 @@ import { engineClient } from '$lib/state/engine-client';
 import { initialSource } from '$lib/state/boot';
 import { startEarlyLoad } from '$lib/state/early-load';
 import { macrotask } from '$lib/state/stage';
+import { primeTheme } from '$lib/state/Theme.svelte';
+import { holdLongUrl } from '$lib/state/long-url';
 
 export const init: ClientInit = async () => {
   if (typeof Worker === 'undefined') return;
@@ -23,5 +25,9 @@ export const init: ClientInit = async () => {
   } catch {
     /* the Viewer loads the link itself */
   }
+  // The payload has been read: SvelteKit starts on a short address (long-url.ts).
+  holdLongUrl();
+  await macrotask();
+  primeTheme();
   await macrotask();
 };

@@ -6,6 +6,10 @@
 
 const HIGHLIGHT = 'loupe-search';
 const TRIES = 120;
+/** A mark was painted since the last clear. The page clears on mount, when nothing is marked yet:
+ *  that clear's first touch of `CSS.highlights` and its selector query took 7–17 ms of the boot's
+ *  mount task at 4× CPU (issue 25), for nothing to clear. */
+let marked = false;
 
 export function markMatch(atomUuid: string, match: string, isStale: () => boolean): void {
 	let tries = 0;
@@ -18,6 +22,8 @@ export function markMatch(atomUuid: string, match: string, isStale: () => boolea
 }
 
 export function clearMark(): void {
+	if (!marked) return;
+	marked = false;
 	(globalThis.CSS as unknown as { highlights?: Map<string, unknown> })?.highlights?.delete(HIGHLIGHT);
 	for (const el of document.querySelectorAll('[data-search-landed]')) el.removeAttribute('data-search-landed');
 }
@@ -39,6 +45,7 @@ function tryMark(atomUuid: string, match: string): boolean {
 		const Highlight = (globalThis as unknown as { Highlight?: new (r: Range) => unknown }).Highlight;
 		const registry = (globalThis.CSS as unknown as { highlights?: Map<string, unknown> }).highlights;
 		if (Highlight && registry) registry.set(HIGHLIGHT, new Highlight(range));
+		marked = true;
 		const el = found.node.parentElement;
 		el?.setAttribute('data-search-landed', '');
 		el?.scrollIntoView({ block: 'center' });
