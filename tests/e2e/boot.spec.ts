@@ -4,6 +4,7 @@
 // The first rows drawn are those the worker sent with the load (worker/links.ts FirstScreen):
 // they must be the chat's first rows, as the worker gives them when asked.
 import { expect, test } from '@playwright/test';
+import { WORKSPACE_FONTS } from '../../src/lib/components/app/font-warmup';
 
 test('?sample’s first row comes with one boot chunk, under the JS budget, and none of the lazy parts', async ({ page }) => {
   await page.addInitScript(() => {
@@ -67,3 +68,29 @@ test('a #z= link keeps its whole address: after the load, and through a reload',
   expect(await page.title()).toBe(title);
   await expect(page.locator('main [data-row-kind]').first()).toBeVisible();
 });
+
+// The workspace's font sizes are resolved from the client's start (hooks.client.ts, font-warmup.ts),
+// through a canvas in idle time: on a linked boot, whose first rows' layout met them otherwise, and
+// on the start page, before a drop.
+for (const path of ['/?sample', '/']) {
+  test(`every workspace font size is resolved ahead through a canvas: ${path}`, async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __fonts: string[] }).__fonts = []);
+      const measure = CanvasRenderingContext2D.prototype.measureText;
+      CanvasRenderingContext2D.prototype.measureText = function (text: string) {
+        seen.push(this.font);
+        return measure.call(this, text);
+      };
+    });
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('data-state', path === '/' ? 'empty' : 'ready');
+    // A canvas echoes `font` back normalized: the size and weight are what the list gives.
+    const expected = WORKSPACE_FONTS.map(([px, weight, italic]) => `${italic ? 'italic ' : ''}${weight === 400 ? '' : `${weight} `}${px}px`);
+    await expect
+      .poll(async () => {
+        const fonts = await page.evaluate(() => (window as unknown as { __fonts: string[] }).__fonts);
+        return expected.filter((e) => !fonts.some((f) => f.startsWith(`${e} `)));
+      })
+      .toEqual([]);
+  });
+}

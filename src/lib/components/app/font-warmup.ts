@@ -1,10 +1,11 @@
-// Font sizes the workspace draws and the start page does not, laid out once while the start page
-// idles. On Linux, Chromium asks fontconfig for each new font size's rendering settings the first
-// time it lays one out: 4–6 ms a size on this machine (an isolated page), and the workspace's
-// first screen brought 17 at once, so its first layout was a 28–44 ms part of one 70–85 ms task
-// after a big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved one per
-// idle callback, from the start page on and through a load. The list is the workspace's computed
-// fonts as they are; tests/e2e/projects.spec.ts fails when a style change draws one not in it.
+// Font sizes the workspace draws and the start page does not, resolved while the page idles, from
+// the client's start (hooks.client.ts) on. On Linux, Chromium asks fontconfig for each new font
+// size's rendering settings the first time it lays one out: 4–6 ms a size on this machine (an
+// isolated page), and the workspace's first screen brought 17 at once, so its first layout was a
+// 28–44 ms part of one 70–85 ms task after a big drop (Chromium traces of the 1 GB tree, issue
+// 21). Here they are resolved one per idle callback, through the start page, a linked session's
+// boot and a load. The list is the workspace's computed fonts as they are;
+// tests/e2e/projects.spec.ts fails when a style change draws one not in it.
 
 /** [font-size in px, font-weight, italic, monospace]. */
 export type FontFace = [number, number, boolean, boolean];
