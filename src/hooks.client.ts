@@ -34,8 +34,7 @@ export const init: ClientInit = async () => {
   // first layout that meets a new size asks fontconfig for it. Left to the first screen, that
   // was 20–30 ms of a big drop's first list layout and 27–66 ms of a linked session's first
   // rows' layout at 4× CPU (traces); a linked boot's idle gaps, while the worker parses, take
-  // them instead (A/B, 16 boots each from the service worker: longest task median 99 → 81 ms
-  // for ?sample, 94 → 82 for #z=).
+  // them instead. (In boot A/Bs at 4× the longest task moved by -18 to +31 ms: within the noise.)
   warmFonts();
   await macrotask();
 };

@@ -1,5 +1,5 @@
-// The theme: a remembered pick is applied to <html>; the system theme on a page with none set
-// writes nothing (the boot's mount stays off the DOM), and a cycle remembers each pick.
+// The theme: a remembered pick is applied to <html> and the system theme leaves it unset; a cycle
+// remembers each pick; primeTheme reads the pick ahead of the mount (hooks.client.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Theme, primeTheme } from './Theme.svelte.ts';
 
@@ -34,14 +34,7 @@ beforeEach(() => {
       removeItem: (k: string) => stored.delete(k)
     },
     document: {
-      documentElement: {
-        dataset,
-        hasAttribute: (n: string) => n === 'data-theme' && attr !== null,
-        removeAttribute: (n: string) => {
-          writes.push(`remove ${n}`);
-          attr = null;
-        }
-      }
+      documentElement: { dataset }
     }
   });
 });
@@ -50,10 +43,11 @@ afterEach(() => {
 });
 
 describe('Theme', () => {
-  it('follows the system without touching <html> when nothing is remembered', () => {
+  it('follows the system, with no data-theme on <html>, when nothing is remembered', () => {
     const theme = new Theme();
     expect(theme.choice).toBe('system');
-    expect(writes).toEqual([]);
+    expect(attr).toBeNull();
+    expect(writes.filter((w) => w.startsWith('set'))).toEqual([]);
   });
 
   it('applies a remembered pick, and cycles system → light → dark → system, remembering each', () => {

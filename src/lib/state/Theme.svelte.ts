@@ -32,9 +32,7 @@ export class Theme {
 
   #apply(): void {
     const html = document.documentElement;
-    // Nothing to write for the system theme on a page that has none set: the boot stays off the DOM.
-    if (this.choice === 'system') {
-      if (html.hasAttribute('data-theme')) html.removeAttribute('data-theme');
-    } else html.dataset.theme = this.choice;
+    if (this.choice === 'system') delete html.dataset.theme;
+    else html.dataset.theme = this.choice;
   }
 }

@@ -7,21 +7,18 @@
 // after SvelteKit's mount and before the page reads it. A reload in between (~100 ms) would
 // reopen the link without its payload: the session key is kept, so the page says it is not found.
 
+import { formatFragment, parseFragment } from '../view/links/fragment.ts';
+
 /** Fragments longer than this are held while SvelteKit starts. */
 export const LONG_FRAGMENT = 2048;
 
 let held: string | null = null;
 
-/** The address SvelteKit is to start with: the fragment's `z=` value left out, when it is long. */
+/** The address SvelteKit is to start with: the fragment without its `z=` value, when it is long. */
 export function shortAddress(href: string): string | null {
   const at = href.indexOf('#');
   if (at < 0 || href.length - at - 1 <= LONG_FRAGMENT) return null;
-  const kept = href
-    .slice(at + 1)
-    .split('&')
-    .filter((part) => !part.startsWith('z='))
-    .join('&');
-  return href.slice(0, at) + (kept ? `#${kept}` : '');
+  return href.slice(0, at) + formatFragment({ ...parseFragment(href.slice(at)), z: undefined });
 }
 
 /** Takes a long fragment's payload out of the address (history.replaceState, no navigation). */
