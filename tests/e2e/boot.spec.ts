@@ -47,6 +47,31 @@ test('?sample’s first row comes with one boot chunk, under the JS budget, and 
   expect(drawn).toEqual(asked.map((r) => r.key));
 });
 
+// The first chat rows' task builds the chat only: the toolbar's session controls (title, search
+// field, Usage, Copy link, Export) come a paint later (+page.svelte sessionChrome), and then stay.
+test('the first chat rows are drawn before the toolbar’s session controls, which then show', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __order: string[] };
+    w.__order = [];
+    const mo = new MutationObserver(() => {
+      const row = !!document.querySelector('main [data-row-kind]');
+      const chrome = !!document.querySelector('[data-session-title], input[type=search], [data-action=export]');
+      if (row || chrome) w.__order.push(`${row ? 'row' : ''}${row && chrome ? '+' : ''}${chrome ? 'chrome' : ''}`);
+      if (row && chrome) mo.disconnect();
+    });
+    mo.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/?sample');
+  await expect(page.locator('[data-session-title]')).toBeVisible();
+  await expect(page.locator('input[type=search]')).toBeVisible();
+  await expect(page.locator('[data-action=export]')).toBeVisible();
+  const order = await page.evaluate(() => (window as unknown as { __order: string[] }).__order);
+  // The rows alone first (one mutation batch or more), then both.
+  expect(order[0]).toBe('row');
+  expect(order.at(-1)).toBe('row+chrome');
+  expect(order).not.toContain('chrome');
+});
+
 // A share link's payload is out of the address while SvelteKit starts (state/long-url.ts): once
 // the session shows, the address is the whole link again, so copying it or reloading reopens it.
 test('a #z= link keeps its whole address: after the load, and through a reload', async ({ page }) => {
