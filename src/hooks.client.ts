@@ -33,8 +33,11 @@ export const init: ClientInit = async () => {
   // The workspace's font sizes, resolved one an idle callback from here on (font-warmup.ts): the
   // first layout that meets a new size asks fontconfig for it. Left to the first screen, that
   // was 20–30 ms of a big drop's first list layout and 27–66 ms of a linked session's first
-  // rows' layout at 4× CPU (traces); a linked boot's idle gaps, while the worker parses, take
-  // them instead. (In boot A/Bs at 4× the longest task moved by -18 to +31 ms: within the noise.)
+  // rows' layout at 4× CPU (traces); at 1× a linked boot's idle gaps, while the worker parses,
+  // take 10–14 of them before the first rows. At 4× the boot has no idle period before its first
+  // rows (traced: none), so they come after; run as plain tasks instead, they went ahead of the
+  // first row and delayed it about as much as they took out of its layout. (In boot A/Bs at 4×
+  // the longest task moved by -18 to +31 ms: within the noise.)
   warmFonts();
   await macrotask();
 };
