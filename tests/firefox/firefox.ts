@@ -73,6 +73,21 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
+/** Hands the page files through a hidden file input (#ff-staging), WebDriver's way to give a page
+ *  files; the drop scripts below take them from it. */
+async function stage(page: Page, files: string[]): Promise<void> {
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'ff-staging';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  const staging = await page.$('input#ff-staging');
+  await staging!.uploadFile(...files);
+}
+
 /**
  * Drops a folder on the page the way Firefox hands one over: a DataTransfer item whose
  * webkitGetAsEntry() is a directory entry, no getAsFileSystemHandle. WebDriver BiDi can neither
@@ -85,20 +100,30 @@ export async function dropFolder(page: Page, dir: string): Promise<void> {
   const files = filesUnder(dir);
   const name = dir.split('/').filter(Boolean).at(-1)!;
   const paths = files.map((f) => `${name}/${relative(dir, f)}`);
-  await page.evaluate(() => {
-    const input = document.createElement('input');
-    input.type = 'file';
-    input.multiple = true;
-    input.id = 'ff-staging';
-    input.hidden = true;
-    document.body.append(input);
-  });
-  const staging = await page.$('input#ff-staging');
-  await staging!.uploadFile(...files);
+  await stage(page, files);
   // A source string, not a function: tsx's transform would name the inner functions with a
   // helper (__name) that does not exist in the page.
   await page.evaluate(`(${DROP_SOURCE})(${JSON.stringify(paths)})`);
 }
+
+/** Drops files on the page as Firefox gives them: real File entries (webkitGetAsEntry) in the
+ *  drop's DataTransfer, no handles. */
+export async function dropFiles(page: Page, files: string[]): Promise<void> {
+  await stage(page, files);
+  await page.evaluate(`(${DROP_FILES_SOURCE})(${files.length})`);
+}
+
+const DROP_FILES_SOURCE = String.raw`function (count) {
+  const input = document.getElementById('ff-staging');
+  const picked = [...input.files];
+  if (picked.length !== count) throw new Error('staged ' + picked.length + ' of ' + count + ' files');
+  input.remove();
+  const dt = new DataTransfer();
+  for (const f of picked) dt.items.add(f);
+  // The page must meet what Firefox gives a real drop: an entry per file, no handle.
+  for (const item of dt.items) if (item.webkitGetAsEntry()?.isFile !== true || 'getAsFileSystemHandle' in item) throw new Error('not an entry-only drop');
+  window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+}`;
 
 /** In the page: wraps the staged files in the folder entries above them and drops the root. */
 const DROP_SOURCE = String.raw`function (paths) {

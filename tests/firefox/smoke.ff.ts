@@ -1,6 +1,6 @@
 // Issue 25: the Firefox smoke — a subset of the end-to-end suite in Debian's firefox-esr over
 // WebDriver BiDi (node:test, run by scripts/test-all.mjs): the sample, a file through the real
-// file input, a folder drop through the fallback Firefox takes (webkitGetAsEntry, no File
+// file input, a file drop and a folder drop through the fallback Firefox takes (webkitGetAsEntry, no File
 // System Access), search, usage, export and the share link. Every test also fails on a page error.
 import assert from 'node:assert/strict';
 import { execFileSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { writeSearchProject } from '../e2e/search-fixture.ts';
-import { BASE, ROOT, dropFolder, launch, newPage, openApp, pickFiles, startServer, stopServer, textOf, waitState, waitText } from './firefox.ts';
+import { BASE, ROOT, dropFiles, dropFolder, launch, newPage, openApp, pickFiles, startServer, stopServer, textOf, waitState, waitText } from './firefox.ts';
 
 const CORPUS = join(ROOT, 'fixtures/corpus');
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -119,6 +119,19 @@ test('a file picked through the file input opens with its tool work', async () =
     const s = await loupe<{ sessions: number; atoms: number }>(page, 'stats()');
     assert.equal(s.sessions, 1);
     assert.ok(s.atoms > 10);
+  });
+});
+
+test('a file dropped on the page opens through its entry (no File System Access handle)', async () => {
+  await withPage(async (page) => {
+    await openApp(page);
+    await dropFiles(page, [TOOLS]);
+    await waitState(page, 'ready');
+    await page.waitForSelector('main [data-row-kind=tool-group], main [data-row-kind=tool]');
+    const s = await loupe<{ sessions: number; atoms: number }>(page, 'stats()');
+    assert.equal(s.sessions, 1);
+    assert.ok(s.atoms > 10);
+    assert.match(await textOf(page, '[data-session-title]'), /\S/);
   });
 });
 
