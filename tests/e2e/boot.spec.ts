@@ -95,8 +95,8 @@ test('a #z= link keeps its whole address: after the load, and through a reload',
 });
 
 // The workspace's font sizes are resolved from the client's start (hooks.client.ts, font-warmup.ts),
-// through a canvas in idle time: on a linked boot, whose first rows' layout met them otherwise, and
-// on the start page, before a drop.
+// through a canvas in idle time: on a linked boot (before its first rows at 1× CPU; at 4× the boot
+// has no idle period until after them), and on the start page, before a drop.
 for (const path of ['/?sample', '/']) {
   test(`every workspace font size is resolved ahead through a canvas: ${path}`, async ({ page }) => {
     await page.addInitScript(() => {
