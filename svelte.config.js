@@ -5,16 +5,34 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 
 const base = process.env.BASE_PATH ?? '';
 
+// Components the first screen never shows keep their CSS in their own JS chunk (Svelte's
+// `css: 'injected'`: added to the document when one first mounts) instead of a stylesheet.
+// SvelteKit puts the stylesheets of a page's lazily imported components into its first document,
+// as if they could be server-rendered, so 14 of the 44 KB inlined below were for the usage panel
+// and history dashboard, the share dialog, search results and the history progress (issue 25).
+// They are parsed in the HTML parser's task: without them its style-sheet parse took 24 and 22 ms
+// instead of 33 and 27 (medians of two sets of 10 traced cold boots at 4× CPU, interleaved); the
+// boot's longest task did not measurably change. These are the parts +page.svelte imports lazily,
+// with their children; e2e boot.spec checks that the first document holds the boot's CSS only.
+const LAZY_COMPONENTS = [
+  /\/src\/lib\/components\/(usage|history|share)\//,
+  /\/src\/lib\/components\/search\/SearchResults\.svelte$/,
+  /\/src\/lib\/components\/app\/HistoryProgress\.svelte$/
+];
+
 /** @type {import('@sveltejs/kit').Config} */
 export default {
   preprocess: vitePreprocess(),
+  vitePlugin: {
+    dynamicCompileOptions: ({ filename }) => (LAZY_COMPONENTS.some((re) => re.test(filename.replaceAll('\\', '/'))) ? { css: 'injected' } : undefined)
+  },
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
-    // The boot's stylesheets (~44 KB) are inlined into index.html: as six <link>s they were six
-    // requests and a style-sheet parse task of its own before the first screen (26 ms at 4× CPU;
-    // issue 25, bench:browser --case boot). SvelteKit leaves them as disabled links too, so a lazy
-    // chunk's loader does not fetch them again.
+    // The boot's stylesheet (30 KB) is inlined into index.html: as six <link>s (lazy parts' then
+    // included, see LAZY_COMPONENTS) they were six requests and a style-sheet parse task of its own
+    // before the first screen (26 ms at 4× CPU; issue 25, bench:browser --case boot). SvelteKit
+    // leaves it as a disabled link too, so a lazy chunk's loader does not fetch it again.
     inlineStyleThreshold: 65536,
     // The page registers the service worker itself, once its first screen is drawn
     // (src/lib/state/offline.ts): registered by SvelteKit at load, its install fetched and

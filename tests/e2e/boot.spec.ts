@@ -140,3 +140,22 @@ test('a visit served by the service worker gets its page scripts from the worker
   expect(boot.length).toBeGreaterThan(3);
   expect(boot.filter((s) => !s.fromServiceWorker || s.source === 'cache-storage')).toEqual([]);
 });
+
+// The first document carries the boot's CSS only (svelte.config.js LAZY_COMPONENTS): the parts the
+// first screen never shows bring their own CSS when they first mount, so the usage panel is styled.
+test('the first document inlines the boot’s stylesheet only; a lazy part brings its CSS along', async ({ page, request }) => {
+  const html = await (await request.get('/')).text();
+  const inlined = [...html.matchAll(/<link href="([^"]+)" rel="stylesheet" disabled/g)].map((m) => m[1]);
+  expect(inlined).toHaveLength(1);
+  expect(inlined[0]).toMatch(/\/boot\.[\w-]+\.css$/);
+  expect(html.match(/<style[^>]*>/g)).toHaveLength(1);
+
+  await page.goto('/?sample');
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await page.getByRole('button', { name: 'Usage' }).click();
+  const panel = page.locator('[data-usage-panel]');
+  await expect(panel).toBeVisible();
+  // `.usage-panel { padding: 0.5rem 0.75rem 1rem }` in UsagePanel.svelte.
+  const [bottom, rem] = await panel.evaluate((el) => [getComputedStyle(el).paddingBottom, getComputedStyle(document.documentElement).fontSize]);
+  expect(bottom).toBe(rem);
+});
