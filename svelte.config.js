@@ -8,16 +8,17 @@ const base = process.env.BASE_PATH ?? '';
 // Components the first screen never shows keep their CSS in their own JS chunk (Svelte's
 // `css: 'injected'`: added to the document when one first mounts) instead of a stylesheet.
 // SvelteKit puts the stylesheets of a page's lazily imported components into its first document,
-// as if they could be server-rendered, so 14 of the 44 KB inlined below were for the usage panel
-// and history dashboard, the share dialog, search results and the history progress (issue 25).
-// They are parsed in the HTML parser's task: without them its style-sheet parse took 24 and 22 ms
-// instead of 33 and 27 (medians of two sets of 10 traced cold boots at 4× CPU, interleaved); the
-// boot's longest task did not measurably change. These are the parts +page.svelte imports lazily,
-// with their children; e2e boot.spec checks that the first document holds the boot's CSS only.
+// as if they could be server-rendered, so 13 of the 44 KB inlined below were for the usage panel
+// and history dashboard, the share dialog and search results (issue 25). They are parsed in the
+// HTML parser's task: without them its style-sheet parse took 24 and 22 ms instead of 33 and 27
+// (medians of two sets of 10 traced cold boots at 4× CPU, interleaved); the boot's longest task
+// did not measurably change. These are the parts +page.svelte imports lazily that open on a
+// person's click, with their children: a new <style> restyles the page once. The history
+// progress, which comes by itself during a load, keeps its 0.7 KB in the first document. e2e
+// boot.spec checks that the first document holds no other lazy part's CSS.
 const LAZY_COMPONENTS = [
   /\/src\/lib\/components\/(usage|history|share)\//,
-  /\/src\/lib\/components\/search\/SearchResults\.svelte$/,
-  /\/src\/lib\/components\/app\/HistoryProgress\.svelte$/
+  /\/src\/lib\/components\/search\/SearchResults\.svelte$/
 ];
 
 /** @type {import('@sveltejs/kit').Config} */
@@ -29,10 +30,10 @@ export default {
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
-    // The boot's stylesheet (30 KB) is inlined into index.html: as six <link>s (lazy parts' then
-    // included, see LAZY_COMPONENTS) they were six requests and a style-sheet parse task of its own
-    // before the first screen (26 ms at 4× CPU; issue 25, bench:browser --case boot). SvelteKit
-    // leaves it as a disabled link too, so a lazy chunk's loader does not fetch it again.
+    // The boot's stylesheets (31 KB) are inlined into index.html: as six <link>s (lazy parts' then
+    // included, see LAZY_COMPONENTS) they were six requests and a style-sheet parse task of their
+    // own before the first screen (26 ms at 4× CPU; issue 25, bench:browser --case boot). SvelteKit
+    // leaves them as disabled links too, so a lazy chunk's loader does not fetch them again.
     inlineStyleThreshold: 65536,
     // The page registers the service worker itself, once its first screen is drawn
     // (src/lib/state/offline.ts): registered by SvelteKit at load, its install fetched and
