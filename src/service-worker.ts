@@ -82,14 +82,15 @@ async function cacheFirst(request: Request, pathname: string): Promise<Response>
   // boot chunk, a task of 60–130 ms at 4× CPU on the first visit served from here (issue 25), for
   // nothing, as such a script compiles off the main thread while it streams. It is answered with a
   // copy, which is not marked as from the Cache Storage, so no code cache is made. Other scripts
-  // (lazy chunks, compiled function by function as they run) keep their cache: answered with
-  // copies too, their functions compiled again at each visit, a 51–73 ms task after a 100 MB
-  // session's load in 3 of 7 runs. Worker scripts' caches are made on their own thread.
+  // (lazy chunks, compiled function by function on the main thread as they run) keep their
+  // response, and so the cache that spares that work on later visits. Worker scripts' caches are
+  // made on their own thread.
   if (request.destination !== 'script' || !(await compiledWhole(pathname, hit))) return hit;
   return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
 }
 
-/** The first line compile-hints.ts (HINT) puts on the scripts V8 is to compile whole. */
+/** The first line compile-hints.ts (HINT) puts on the scripts V8 is to compile whole (e2e boot.spec
+ *  fails if the two differ: no boot script would come as a copy). */
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 /** Per precached path: whether its script starts with COMPILE_HINT (read once per worker start). */
 const wholeScripts = new Map<string, Promise<boolean>>();

@@ -5,6 +5,7 @@
 // they must be the chat's first rows, as the worker gives them when asked.
 import { expect, test } from '@playwright/test';
 import { WORKSPACE_FONTS } from '../../src/lib/components/app/font-warmup';
+import { HINT } from '../../scripts/vite/compile-hints';
 
 test('?sample’s first row comes with one boot chunk, under the JS budget, and none of the lazy parts', async ({ page }) => {
   await page.addInitScript(() => {
@@ -142,7 +143,7 @@ test('a visit served by the service worker gets its boot scripts as copies, its 
   const seen = scripts.filter((s) => s.url.includes('/_app/immutable/'));
   expect(seen.filter((s) => !s.fromServiceWorker)).toEqual([]);
   const whole: boolean[] = [];
-  for (const s of seen) whole.push((await (await request.get(new URL(s.url).pathname)).text()).startsWith('//# allFunctionsCalledOnLoad'));
+  for (const s of seen) whole.push((await (await request.get(new URL(s.url).pathname)).text()).startsWith(HINT));
   const copies = seen.filter((_, i) => whole[i]);
   const lazy = seen.filter((_, i) => !whole[i]);
   expect(copies.length).toBeGreaterThan(3);
@@ -154,7 +155,7 @@ test('a visit served by the service worker gets its boot scripts as copies, its 
 // The first document carries the boot's CSS and the history progress's (svelte.config.js
 // LAZY_COMPONENTS): the parts opened by a click bring their own CSS when they first mount, so the
 // usage panel is styled.
-test('the first document inlines the boot’s stylesheets only; a part opened by a click brings its CSS along', async ({ page, request }) => {
+test('the first document inlines no stylesheet of a part opened by a click; the usage panel brings its CSS along', async ({ page, request }) => {
   const html = await (await request.get('/')).text();
   const inlined = [...html.matchAll(/<link href="([^"]+)" rel="stylesheet" disabled/g)].map((m) => m[1]);
   expect(inlined.map((href) => href.replace(/^.*\/([\w-]+)\.[\w-]+\.css$/, '$1')).sort()).toEqual(['HistoryProgress', 'boot']);
