@@ -118,7 +118,8 @@ test('hostile transcripts: nothing runs, the payloads read as text', async ({ pa
       await closed.first().click();
     }
     await expect(page.locator('[data-row-kind]').first()).toBeAttached();
-    // Markdown shows as plain text until marked + DOMPurify are loaded: check what they rendered.
+    // Markdown shows as plain text until its HTML is back from the Markdown worker and sanitized:
+    // check what they rendered.
     await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
     const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
     expect(pwned, `a payload ran in ${file}`).toBeUndefined();
@@ -170,6 +171,25 @@ test('15,000 atoms keep fewer than 2,000 chat elements in the DOM, and j / k mov
   await expect(page.locator('[data-atom-uuid="u1"]')).toBeInViewport();
   await page.keyboard.press('j');
   await expect(page.locator('[data-atom-uuid="u2"]')).toBeInViewport();
+});
+
+test('Markdown is rendered off the page: prose and highlighted code come from the Markdown worker', async ({ page }) => {
+  const lines = longSession(2).trim().split('\n').map((l) => JSON.parse(l));
+  lines.find((l) => l.uuid === 'a1').message.content[0].text = 'Here is **the fix**:\n\n```ts\nconst answer: number = 42;\n```\n';
+  await openApp(page);
+  await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({
+    name: 'code.jsonl',
+    mimeType: 'application/jsonl',
+    buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+  });
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  const reply = page.locator('[data-atom-uuid="a1"]');
+  await expect(reply.locator('strong')).toHaveText('the fix');
+  await expect(reply.locator('code.language-typescript .hljs-keyword').first()).toHaveText('const');
+  await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
+  const md = await page.evaluate(() => (window as unknown as { __loupe: { markdown(): { inWorker: number; onPage: number; failed: boolean } } }).__loupe.markdown());
+  expect(md).toEqual({ inWorker: expect.any(Number), onPage: 0, failed: false });
+  expect(md.inWorker).toBeGreaterThanOrEqual(2);
 });
 
 test('the theme follows the system, toggles, and the choice survives a reload', async ({ page }) => {

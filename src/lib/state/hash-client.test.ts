@@ -1,9 +1,9 @@
 // The hash worker's client (hash-client.ts): a hash asked of the page goes to the worker and comes
 // back as the scheme's hash; a worker that cannot load leaves every hash to the page's thread,
 // with the same result. The fake worker serves the same API over a real MessageChannel.
-import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { digestBlob } from '../store/content-hash.ts';
+import { servingWorker } from './fake-worker.ts';
 
 /** The client and the hashBlob it hands the worker to, fresh (each test starts with no worker). */
 async function fresh() {
@@ -13,27 +13,10 @@ async function fresh() {
   return { ...client, hashBlob };
 }
 
-/** A Worker serving what hash.worker.ts serves, counting the blobs it is asked for. */
-class AnsweringWorker extends EventTarget {
-  static made = 0;
-  static asked: Blob[] = [];
-  #port: MessagePort;
-  constructor() {
-    super();
-    AnsweringWorker.made++;
-    const { port1, port2 } = new MessageChannel();
-    Comlink.expose({ hash: (blob: Blob) => (AnsweringWorker.asked.push(blob), digestBlob(blob)) }, port1);
-    this.#port = port2;
-    port2.addEventListener('message', (e) => this.dispatchEvent(new MessageEvent('message', { data: e.data })));
-    port2.start();
-  }
-  postMessage(message: unknown, transfer?: Transferable[]): void {
-    this.#port.postMessage(message, transfer ?? []);
-  }
-  terminate(): void {
-    this.#port.close();
-  }
-}
+/** Blobs the fake hash worker was asked for. */
+const asked: Blob[] = [];
+/** A Worker serving what hash.worker.ts serves, noting the blobs it is asked for. */
+const AnsweringWorker = servingWorker({ hash: (blob: Blob) => (asked.push(blob), digestBlob(blob)) });
 
 /** A Worker whose script does not load: an 'error' event, and no answer ever. */
 class FailingWorker extends EventTarget {
@@ -62,7 +45,7 @@ describe('hash worker client', () => {
     const [ha, hb] = await Promise.all([hashBlob(a), hashBlob(b)]);
     expect(await hashBlob(a)).toBe(ha); // remembered, not asked again
     expect(AnsweringWorker.made).toBe(1);
-    expect(AnsweringWorker.asked).toEqual([a, b]);
+    expect(asked).toEqual([a, b]);
     expect([ha, hb]).toEqual([await digestBlob(a), await digestBlob(b)]);
     expect(hashStats()).toEqual({ inWorker: 2, failed: false });
   });

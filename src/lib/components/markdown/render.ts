@@ -1,52 +1,75 @@
-// The Markdown renderer as the page gets it (issue 25): marked and DOMPurify (~130 KB, and their
-// first use compiles dozens of regexes: ~1 s of one task at 4× CPU on the sample) are not on the
-// boot path. The first Markdown block shown asks for them; until they are here every block shows
-// its source as escaped plain text (Svelte text, never HTML). Once they are, the blocks waiting
-// re-render a few per task (UPGRADE_MS of work, then a yield), top of the chat first, so the
-// upgrade of a screenful never becomes one long task. The service worker precaches the chunks.
+// The Markdown renderer as the page gets it (issue 25). marked and highlight.js run in the
+// Markdown worker (state/markdown-client.ts): their module evaluation, first lexes and grammar
+// compiles were page tasks of 60–100 ms at 4× CPU. The page keeps DOMPurify (it needs a DOM),
+// loaded after the first chat rows have been painted, like the worker. Until a block's HTML is
+// here it shows its source as escaped plain text (Svelte text, never HTML). HTML comes back in
+// the order asked and is sanitized and inserted a few blocks per task (UPGRADE_MS of work, then a
+// yield), so the upgrade of a screenful never becomes one long task. Sanitized HTML is kept by
+// source, so a block drawn again (the chat's rows come and go as it scrolls) shows at once.
 import { flushSync } from 'svelte';
+import { ByteLru } from '$lib/ingest/lru';
+import { markdownHtml } from '$lib/state/markdown-client';
 import { painted } from '../paint.svelte';
-
-/** Source → sanitized HTML, ready for {@html}. */
-export type RenderMarkdown = (src: string) => string;
 
 /** Work per task while blocks upgrade from plain text to rendered Markdown. */
 const UPGRADE_MS = 8;
+/** Sanitized HTML kept, in characters of source and HTML (~2 bytes each). */
+const CACHE_CHARS = 8_000_000;
 
-let render: RenderMarkdown | null = null;
-let loading: Promise<RenderMarkdown> | null = null;
+const cache = new ByteLru<string>(CACHE_CHARS, 32);
+/** Raw HTML asked of the worker and not back yet, by source: a block drawn twice asks once. */
+const asked = new Map<string, Promise<string>>();
+let firstPaint: Promise<void> | null = null;
+let sanitizer: Promise<unknown> | null = null;
+let sanitize: ((html: string) => string) | null = null;
 const waiting: (() => void)[] = [];
 let draining = false;
 
-/** The renderer once loaded, else null. */
-export const markdownRenderer = (): RenderMarkdown | null => render;
+/** Sanitized HTML for `source` if it was rendered before, else null. */
+export const cachedMarkdown = (source: string): string | null => cache.get(source) ?? null;
 
-/** Loads marked + DOMPurify once, after the frame that asked has been painted (the first rows
- *  show before the renderer's chunks are fetched and parsed). */
-export function loadMarkdown(): Promise<RenderMarkdown> {
-  return (loading ??= painted().then(() => Promise.all([import('$lib/view/chat/markdown-html'), import('./sanitize')])).then(([m, s]) => {
-    render = (src) => s.sanitizeHtml(m.markdownToHtml(src));
-    return render;
-  }, (e: unknown) => {
-    loading = null; // a chunk that failed to load (offline, no service worker yet) is asked again by the next block
-    throw e;
-  }));
+function loadSanitizer(): Promise<unknown> {
+  return (sanitizer ??= import('./sanitize').then(
+    (m) => (sanitize = m.sanitizeHtml),
+    (e: unknown) => {
+      sanitizer = null; // a chunk that failed to load (offline, no service worker yet) is asked again by the next block
+      throw e;
+    }
+  ));
 }
 
-/** Runs `upgrade` (which sets a component's state) once `ready` has settled, in its turn among the
- *  blocks waiting: each slice runs upgrades and flushes their rendering until UPGRADE_MS passed. */
-export function upgradeWhen(ready: Promise<unknown>, upgrade: () => void): () => void {
+function rawHtml(source: string): Promise<string> {
+  let p = asked.get(source);
+  if (!p) {
+    p = markdownHtml(source).finally(() => asked.delete(source));
+    asked.set(source, p);
+  }
+  return p;
+}
+
+/** Renders `source` and calls `show` with its sanitized HTML, in its turn among the blocks
+ *  waiting; nothing is asked before the first frame that wanted Markdown is painted. Returns a
+ *  cancel (a block gone before its turn costs no sanitizing). */
+export function renderMarkdown(source: string, show: (html: string) => void): () => void {
   let live = true;
-  const run = () => {
-    if (live) upgrade();
-  };
-  void ready.then(() => {
-    waiting.push(run);
-    if (!draining) {
-      draining = true;
-      setTimeout(drain, 0);
-    }
-  }, () => undefined);
+  void (firstPaint ??= painted())
+    .then(() => Promise.all([rawHtml(source), loadSanitizer()]))
+    .then(([raw]) => {
+      waiting.push(() => {
+        if (!live) return;
+        let html = cache.get(source);
+        if (html === undefined) {
+          html = sanitize!(raw);
+          cache.set(source, html, source.length + html.length);
+        }
+        show(html);
+      });
+      if (!draining) {
+        draining = true;
+        setTimeout(drain, 0);
+      }
+    })
+    .catch(() => undefined);
   return () => {
     live = false;
   };

@@ -1,5 +1,6 @@
 // Clearing a search mark touches the page only when a mark was painted: the page clears on
-// mount, and that clear ran a selector query and CSS.highlights' first use inside the boot.
+// mount, and that clear ran a selector query and CSS.highlights' first use inside the boot. A
+// landed row whose Markdown still shows its source is waited for: its HTML replaces that text.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearMark, markMatch } from './mark.ts';
 
@@ -7,14 +8,17 @@ const removed: string[] = [];
 const highlights = new Map<string, unknown>();
 let queries = 0;
 let frames: (() => void)[] = [];
+/** Whether the landed row still holds a Markdown block drawn as plain text. */
+let plain = false;
 
 beforeEach(() => {
   removed.length = 0;
   highlights.clear();
   queries = 0;
   frames = [];
+  plain = false;
   const text = { nodeValue: 'the parser ran', parentElement: { setAttribute: vi.fn(), scrollIntoView: vi.fn(), removeAttribute: (n: string) => removed.push(n) } };
-  const row = {};
+  const row = { querySelector: (sel: string) => (sel === '[data-md=plain]' && plain ? {} : null) };
   Object.assign(globalThis, {
     CSS: { highlights, escape: (s: string) => s },
     Highlight: class {
@@ -61,5 +65,18 @@ describe('clearMark', () => {
     const after = queries;
     clearMark();
     expect(queries).toBe(after);
+  });
+});
+
+describe('markMatch', () => {
+  it("waits for a landed row's Markdown HTML before it paints the mark", () => {
+    plain = true;
+    markMatch('atom-1', 'parser', () => false);
+    frames.splice(0).forEach((f) => f());
+    expect(highlights.has('loupe-search')).toBe(false);
+    expect(frames).toHaveLength(1); // tried again on the next frame
+    plain = false;
+    frames.splice(0).forEach((f) => f());
+    expect(highlights.has('loupe-search')).toBe(true);
   });
 });

@@ -2,7 +2,8 @@
 // highlighted row), the first text node holding the match, and paints it with the CSS Custom
 // Highlight API (no change to the DOM Svelte owns, so nothing from the transcript is ever
 // re-parsed as HTML). The element holding the match gets `data-search-landed` and is scrolled
-// into view. Rows arrive from the worker and open after the landing, so this retries for a while.
+// into view. Rows arrive from the worker and open after the landing, and Markdown blocks get their
+// HTML after that, so this retries for a while.
 
 const HIGHLIGHT = 'loupe-search';
 const TRIES = 120;
@@ -36,6 +37,8 @@ function tryMark(atomUuid: string, match: string): boolean {
 	if (!candidates.length) return false;
 	const needle = match.toLowerCase();
 	for (const root of candidates) {
+		// A Markdown block still showing its source is replaced when its HTML comes: wait for it.
+		if (root.querySelector('[data-md=plain]')) return false;
 		const found = findText(root, needle);
 		if (!found) continue;
 		clearMark();

@@ -2,12 +2,12 @@
 // highlighted by highlight.js once it is loaded (markdown.ts). This stage is already defensive —
 // raw HTML in the source is escaped as text, links with a scheme other than http(s)/mailto become
 // plain text, images only from data: URLs of raster types — and the components run its output
-// through DOMPurify (SAFE_URI_RE) before it reaches the DOM. Not on the boot path: the page loads
-// it with DOMPurify after the first chat row (components/markdown/render.ts), an HTML export when
-// it is made. Pure: no DOM, so it runs (and is tested) in Node.
+// through DOMPurify (SAFE_URI_RE) before it reaches the DOM. Not on the boot path: the page's
+// blocks are rendered in the Markdown worker (worker/markdown.worker.ts), an HTML export's in the
+// engine worker when it is made. Pure: no DOM, so it runs (and is tested) in Node.
 
 import { Marked, type Tokens } from 'marked';
-import { DATA_IMAGE_RE, escapeHtml, highlightCode as highlight, safeHref } from './markdown.ts';
+import { DATA_IMAGE_RE, escapeHtml, hasHighlightableCode, highlightCode as highlight, highlighterReady, loadHighlighter, safeHref } from './markdown.ts';
 
 const md = new Marked({ gfm: true, breaks: false });
 md.use({
@@ -41,4 +41,11 @@ md.use({
 export function markdownToHtml(src: string): string {
 	const out = md.parse(src, { async: false });
 	return typeof out === 'string' ? out : '';
+}
+
+/** The same, with highlight.js loaded first when the source has code to highlight (what the
+ *  Markdown worker runs for the page). */
+export async function markdownToHtmlWithCode(src: string): Promise<string> {
+	if (!highlighterReady() && hasHighlightableCode(src)) await loadHighlighter();
+	return markdownToHtml(src);
 }
