@@ -3,7 +3,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { CORPUS, ROOT, filesUnder, openApp, pickFiles, scrollToRow, stats, waitCached, timelineSettled } from './helpers';
+import { CORPUS, ROOT, drawnFaces, filesUnder, openApp, pickFiles, scrollToRow, stats, waitCached, timelineSettled } from './helpers';
+import { WORKSPACE_FONTS, faceKey } from '../../src/lib/components/app/font-warmup';
 import { longSession } from './make-session';
 
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -190,6 +191,32 @@ test('Markdown is rendered off the page: prose and highlighted code come from th
   const md = await page.evaluate(() => (window as unknown as { __loupe: { markdown(): { inWorker: number; onPage: number; failed: boolean } } }).__loupe.markdown());
   expect(md).toEqual({ inWorker: expect.any(Number), onPage: 0, failed: false });
   expect(md.inWorker).toBeGreaterThanOrEqual(2);
+});
+
+test('every font face the chat draws for the corpus sessions is resolved ahead (font-warmup.ts)', async ({ page }) => {
+  test.setTimeout(120_000);
+  const LOG = join(CORPUS, 'claude-code-log/test/test_data/real_projects');
+  const sessions = [
+    TOOLS,
+    INLINE_SIDECHAINS,
+    join(LOG, '-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'),
+    join(LOG, '-src-experiments-claude_p/29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl'),
+    join(CORPUS, 'session-share/samples/claude-code-projects/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl')
+  ];
+  await openApp(page);
+  const start = new Set(await drawnFaces(page));
+  const warmed = new Set(WORKSPACE_FONTS.map(faceKey));
+  const missing = new Set<string>();
+  for (const file of sessions) {
+    await pickFiles(page, [file]);
+    // Screen by screen through the first part of each chat, its Markdown rendered.
+    for (let screen = 0; screen < 8; screen++) {
+      await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
+      for (const face of await drawnFaces(page)) if (!start.has(face) && !warmed.has(face)) missing.add(face);
+      await page.locator('main .chat-viewport').evaluate((el) => el.scrollBy(0, el.clientHeight * 0.9));
+    }
+  }
+  expect([...missing]).toEqual([]);
 });
 
 test('the theme follows the system, toggles, and the choice survives a reload', async ({ page }) => {

@@ -103,3 +103,16 @@ export async function dropFolder(page: Page, dir: string): Promise<void> {
   }
   throw new Error('the page never received the folder drop');
 }
+
+/** The font faces (family, size, weight, style) of every element with text on screen. */
+export const drawnFaces = (page: Page) =>
+  page.evaluate(() => [
+    ...new Set(
+      [...document.querySelectorAll('body *')]
+        .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim()) && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+        .map((e) => {
+          const s = getComputedStyle(e);
+          return `${s.fontFamily.startsWith('ui-monospace') ? 'mono' : 'ui'}|${Math.round(parseFloat(s.fontSize) * 100) / 100}|${s.fontWeight}|${s.fontStyle}`;
+        })
+    )
+  ]);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, openApp, pickFolder, stats, waitCached } from './helpers';
+import { ROOT, drawnFaces, openApp, pickFolder, stats, waitCached } from './helpers';
 import { WORKSPACE_FONTS, faceKey } from '../../src/lib/components/app/font-warmup';
 
 let TREE = '';
@@ -249,19 +249,6 @@ test('a search across the tree builds the listed sessions in the search workers:
   // The landing highlights the row holding the hit's atom.
   await expect(page.locator('main .row.highlight')).toBeVisible();
 });
-
-/** The font faces (family, size, weight, style) of every element with text on screen. */
-const drawnFaces = (page: Page) =>
-  page.evaluate(() => [
-    ...new Set(
-      [...document.querySelectorAll('body *')]
-        .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim()) && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
-        .map((e) => {
-          const s = getComputedStyle(e);
-          return `${s.fontFamily.startsWith('ui-monospace') ? 'mono' : 'ui'}|${Math.round(parseFloat(s.fontSize) * 100) / 100}|${s.fontWeight}|${s.fontStyle}`;
-        })
-    )
-  ]);
 
 test('every font face the workspace draws is laid out ahead on the start page (font-warmup.ts)', async ({ page }) => {
   await openApp(page);

@@ -28,7 +28,30 @@ export const WORKSPACE_FONTS: FontFace[] = [
   [15, 600, false, false],
   [11.25, 400, false, true],
   [11.7, 400, false, true],
-  [11.9531, 400, false, true]
+  [11.9531, 400, false, true],
+  // The chat's row kinds and rendered Markdown, as the corpus sessions draw them (a subagent's
+  // title and chip, notices, errors, questions; strong text, headings, inline and highlighted
+  // code): after a 100 MB session's ready their first layout resolved these in a 40–50 ms frame
+  // (Chromium traces, issue 25). tests/e2e/chat.spec.ts fails when a screen draws one not here.
+  [9.9, 600, false, false],
+  [10.9688, 400, false, false],
+  [11.5312, 400, false, false],
+  [11.9531, 600, false, false],
+  [12.375, 400, false, false],
+  [12.9375, 400, false, false],
+  [14.0625, 600, false, false],
+  [14.0625, 700, false, false],
+  [14.3438, 700, false, false],
+  [14.3438, 900, false, false],
+  [16.1719, 700, false, false],
+  [18.2812, 700, false, false],
+  [11.1263, 400, false, true],
+  [11.1263, 400, true, true],
+  [12.75, 400, false, true],
+  [12.9375, 400, false, true],
+  [12.9375, 700, false, true],
+  [13.1962, 700, false, true],
+  [14.0625, 600, false, true]
 ];
 
 /** The key a computed style gives for a face (what the e2e test compares). */
