@@ -195,7 +195,7 @@ test('the timeline is keyboard reachable: arrows move between segments, Enter la
 });
 
 test('a session of 500 segments draws every bar and dot as an element, once data-drawn', async ({ page }) => {
-  // Over WHOLE_DRAW_MAX (200) bars: the first draw adds them a slice a task, 50 then 100 (TimelineView.detailLimit).
+  // Over WHOLE_DRAW_MAX (100) bars: the first draw adds them a slice a task, 50 then 100 (TimelineView.detailLimit).
   const turns = 500;
   await openApp(page);
   await page.locator('input[type=file]:not([webkitdirectory])').setInputFiles({ name: 'longer.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(longSession(turns)) });

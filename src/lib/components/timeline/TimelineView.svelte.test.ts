@@ -7,7 +7,7 @@ import { layoutTimeline, syntheticLayoutInput } from '$lib/view/timeline/index.t
 import { fullView, METRICS } from './geometry.ts';
 import { DETAIL_SLICE, FIRST_DETAIL_SLICE, TimelineView, WHOLE_DRAW_MAX } from './TimelineView.svelte.ts';
 
-const small = layoutTimeline(syntheticLayoutInput(100, { lanes: 2 }));
+const small = layoutTimeline(syntheticLayoutInput(60, { lanes: 2 }));
 
 function mount() {
 	const onBarClick = vi.fn();
@@ -47,6 +47,10 @@ describe('TimelineView', () => {
 		expect(big.bigFirstDraw).toBe(true);
 		big.setWidth(640);
 		expect(big.bigFirstDraw).toBe(false);
+		// A 100 MB session's ~200 bars too: drawn whole, they were one long task after its ready.
+		const medium = view(196);
+		expect(medium.layout.bars.length).toBeGreaterThan(WHOLE_DRAW_MAX);
+		expect(medium.bigFirstDraw).toBe(true);
 		// Thousands of segments are drawn as paths: nothing to spread.
 		const paths = view(5000);
 		expect(paths.layout.bars.length).toBeGreaterThan(METRICS.detailMax);

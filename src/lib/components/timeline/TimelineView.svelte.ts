@@ -29,8 +29,11 @@ export interface TimelineInput {
  *  63–75 ms task after that session's ready (bench --profile). */
 export const DETAIL_SLICE = 100;
 export const FIRST_DETAIL_SLICE = 50;
-/** A layout of this many bars or fewer is drawn whole at once, as before there were slices. */
-export const WHOLE_DRAW_MAX = 200;
+/** A layout of this many bars or fewer is drawn whole at once, as before there were slices. With
+ *  200, a 100 MB session's 196 bars and dots (428 elements) were drawn whole in the ResizeObserver
+ *  callback of the plot's first width, 22–34 ms inside the browser's rendering step, whose layout
+ *  made the frame one 57–76 ms task after ready (LoAF entries, issue 25). */
+export const WHOLE_DRAW_MAX = 100;
 
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
 const DRAG_THRESHOLD_PX = 4;
