@@ -110,8 +110,10 @@ for (const path of ['/?sample', '/']) {
     });
     await page.goto(path);
     await expect(page.locator('html')).toHaveAttribute('data-state', path === '/' ? 'empty' : 'ready');
-    // A canvas echoes `font` back normalized: the size and weight are what the list gives.
-    const expected = WORKSPACE_FONTS.map(([px, weight, italic]) => `${italic ? 'italic ' : ''}${weight === 400 ? '' : `${weight} `}${px}px`);
+    // A canvas echoes `font` back normalized: the size and weight are what the list gives (400
+    // left out, 700 as bold).
+    const weightOf = (w: number) => (w === 400 ? '' : w === 700 ? 'bold ' : `${w} `);
+    const expected = WORKSPACE_FONTS.map(([px, weight, italic]) => `${italic ? 'italic ' : ''}${weightOf(weight)}${px}px`);
     await expect
       .poll(async () => {
         const fonts = await page.evaluate(() => (window as unknown as { __fonts: string[] }).__fonts);
