@@ -4,8 +4,9 @@
 //
 // Strategy, kept deliberately small:
 // - install: cache this version's app shell (JS/CSS chunks and the index) — it must all arrive —
-//   and, best effort, the static files (the sample); other prerendered pages (the benchmark) are
-//   not needed offline, and a plain static host may not serve them without their ".html";
+//   with the chunks its workers import, and, best effort, the static files (the sample); other
+//   prerendered pages (the benchmark) are not needed offline, and a plain static host may not
+//   serve them without their ".html";
 // - activate: delete caches of older versions of *this* deployment only (a shared origin such as
 //   user.github.io may host other apps' caches), then take control of open pages;
 // - fetch: same-origin GETs of precached files are served cache-first (their names are content-
@@ -40,6 +41,7 @@ sw.addEventListener('install', (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       await cache.addAll(SHELL);
+      await precacheWorkerChunks(cache);
       // A static file that fails to arrive must not cost the whole offline install.
       await Promise.allSettled(files.map((f) => cache.add(f)));
       await sw.skipWaiting();
@@ -67,10 +69,40 @@ sw.addEventListener('fetch', (event) => {
 
   if (request.mode === 'navigate') {
     event.respondWith(networkFirstPage(request));
-  } else if (PRECACHED.has(url.pathname)) {
+  } else if (PRECACHED.has(url.pathname) || url.pathname.startsWith(WORKER_CHUNKS)) {
     event.respondWith(cacheFirst(request, url.pathname));
   }
 });
+
+/** Where the chunks that workers import lazily are built (highlight.js for the Markdown worker,
+ *  the renderer for the parse worker's HTML export, …). SvelteKit's `build` list names the worker
+ *  scripts but not these, so an offline visit could not load them: a code block stayed plain text. */
+const WORKER_CHUNKS = `${base}/_app/immutable/workers/chunks/`;
+/** A relative module specifier in an import or a dynamic import() of a built script. */
+const IMPORT_RE = /(?:\bimport\s*\(\s*|\bfrom\s*)(["'`])(\.{1,2}\/[^"'`]+?\.js)\1/g;
+
+/** Caches the chunks the precached worker scripts import, and those they import in turn, read from
+ *  the scripts themselves. Names are content-hashed, so what is cached once stays right. */
+async function precacheWorkerChunks(cache: Cache): Promise<void> {
+  const seen = new Set<string>();
+  let next = SHELL.filter((p) => p.startsWith(`${base}/_app/immutable/workers/`) && p.endsWith('.js'));
+  while (next.length) {
+    const found: string[] = [];
+    for (const path of next) {
+      const text = await (await cache.match(path))?.text();
+      for (const m of text?.matchAll(IMPORT_RE) ?? []) {
+        const chunk = new URL(m[2], new URL(path, sw.location.origin)).pathname;
+        if (chunk.startsWith(WORKER_CHUNKS) && !seen.has(chunk)) {
+          seen.add(chunk);
+          found.push(chunk);
+        }
+      }
+    }
+    // A specifier the pattern read wrongly must not cost the install; a real chunk arrives as the shell did.
+    await Promise.allSettled(found.map((c) => cache.add(c)));
+    next = found;
+  }
+}
 
 async function cacheFirst(request: Request, pathname: string): Promise<Response> {
   const cache = await caches.open(CACHE);

@@ -153,6 +153,22 @@ test('offline after a first visit: the app and a cached session still load', asy
   expect((await stats(page)).turns).toBeGreaterThan(0);
 });
 
+test("offline, the sample's Markdown renders in full: the chunks the Markdown worker imports are precached", async ({ page, context }) => {
+  await page.goto('/');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await context.setOffline(true);
+  await page.goto('/?sample');
+  await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
+  await expect(page.locator('main .md').first()).toBeAttached();
+  // A block with highlighted code waits for highlight.js, a chunk the worker imports lazily.
+  await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
+  await expect(page.locator('main .md code[class*="language-"] [class^="hljs-"]').first()).toBeAttached();
+});
+
 test('the sample session opens from ?sample', async ({ page }) => {
   await page.goto('/?sample');
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
