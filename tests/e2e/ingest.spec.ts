@@ -1,5 +1,5 @@
 // Issue 3: every way in goes through the one load funnel and ends in html[data-state].
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS, ROOT, filesUnder, openApp, pickFiles, pickFolder, scrollToRow, stats, waitCached } from './helpers';
@@ -134,17 +134,21 @@ test('a session reopened from Recent sessions is shown from its persisted row in
   await expect(page.locator('[data-search-count]')).toHaveText(new RegExp(`^${found.total} result`));
 });
 
-test('offline after a first visit: the app and a cached session still load', async ({ page, context }) => {
-  await openApp(page);
-  await pickFiles(page, [SESSION]);
-  await waitCached(page);
-  // The service worker must control the page before the network goes away.
+/** Cuts the network once the service worker controls the page (it must, before the network goes away). */
+async function offlineUnderServiceWorker(page: Page, context: BrowserContext): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
   await page.reload();
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   await context.setOffline(true);
+}
+
+test('offline after a first visit: the app and a cached session still load', async ({ page, context }) => {
+  await openApp(page);
+  await pickFiles(page, [SESSION]);
+  await waitCached(page);
+  await offlineUnderServiceWorker(page, context);
   await page.goto('/');
   const entry = page.locator('[data-recent-session]').first();
   await expect(entry).toBeVisible();
@@ -155,12 +159,7 @@ test('offline after a first visit: the app and a cached session still load', asy
 
 test("offline, the sample's Markdown renders in full: the chunks the Markdown worker imports are precached", async ({ page, context }) => {
   await page.goto('/');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  await context.setOffline(true);
+  await offlineUnderServiceWorker(page, context);
   await page.goto('/?sample');
   await expect(page.locator('html')).toHaveAttribute('data-state', 'ready');
   await expect(page.locator('main .md').first()).toBeAttached();
