@@ -1,13 +1,12 @@
-// The small part of the Markdown stage the page needs before marked is here (issue 25: marked
-// and DOMPurify are ~130 KB and their first use compiles dozens of regexes, so they load after the
-// first chat row; `markdown-html.ts` is the renderer itself): the highlighter's lazy loading, the
-// URI rules both the renderer and DOMPurify use, HTML escaping. Pure: no DOM.
+// The parts of the Markdown stage apart from marked (`markdown-html.ts` is the renderer itself):
+// the highlighter's lazy loading, the URI rules both the renderer and DOMPurify use (the page's
+// sanitizer imports SAFE_URI_RE from here, and nothing else), HTML escaping. Pure: no DOM.
 
 import type { Highlight } from './highlight.ts';
 
-// highlight.js and its languages load on first use (issue 25: not at boot). Until they are
-// here a code block is plain escaped text; a component that shows one asks for them
-// (loadHighlighter) and renders again once they came.
+// highlight.js and its languages load on first use, where the renderer runs: in the Markdown
+// worker for a block with code (markdownToHtmlWithCode), in the engine worker for an HTML export.
+// Until they are there a code block is plain escaped text.
 let highlighter: Highlight | null = null;
 let loading: Promise<void> | null = null;
 
