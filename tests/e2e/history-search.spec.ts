@@ -117,9 +117,10 @@ test('a hit inside a subagent of a session never opened opens it at the atom, ma
   const i = keys.findIndex(([k, , sub]) => sub && !built.includes(k!));
   expect(i).toBeGreaterThanOrEqual(0);
   const [key, atom] = keys[i];
-  const hit = hits.nth(i);
+  // By its attributes, not its index: more hits may still be arriving, and the list redraws.
+  // click() scrolls it into view and retries on an element redrawn meanwhile.
+  const hit = page.locator(`[data-search-hit][data-session-key="${key}"][data-atom-uuid="${atom}"]`).first();
   const match = (await hit.locator('mark').first().textContent())!;
-  await hit.scrollIntoViewIfNeeded();
   await hit.click();
   await expect(page.locator('main[data-session-key]')).toHaveAttribute('data-session-key', key!);
   await expect(page.locator('main [data-search-landed]')).toContainText(new RegExp(match, 'i'));
