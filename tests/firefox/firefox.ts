@@ -2,12 +2,13 @@
 // firefox-esr over WebDriver BiDi with puppeteer-core (Playwright's Firefox channel speaks a
 // BiDi dialect ESR 153 rejects), and the steps the smoke shares: open the app, pick files
 // through the real file input, drop a folder as Firefox delivers one (webkitGetAsEntry), wait
-// on html[data-state] and on selectors, never on a clock.
+// on html[data-state] and on selectors (polled through page.evaluate, see `until`), never on a
+// clock. It runs against ESR 140 (bookworm's main list) and ESR 153 (bookworm-security).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const PORT = Number(process.env.FF_PORT ?? process.env.PW_PORT ?? 4174);
@@ -49,20 +50,66 @@ export async function newPage(browser: Browser): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
+/** Sets the page's viewport. Puppeteer sends the size and a screen-orientation override together;
+ *  Firefox ESR 140 (Debian bookworm's firefox-esr) does not know the second command and rejects the
+ *  pair although the size is applied. That one rejection is tolerated, and the size is then checked,
+ *  so a viewport that did not apply still fails the test. */
+export async function setViewport(page: Page, width: number, height: number): Promise<void> {
+  try {
+    await page.setViewport({ width, height });
+  } catch (e) {
+    if (!String(e).includes('emulation.setScreenOrientationOverride')) throw e;
+  }
+  await until(page, (w, h) => innerWidth === w && innerHeight === h, [width, height], 10_000);
+}
+
+/**
+ * Waits until `fn(...args)`, run in the page, returns something truthy, and returns it. Puppeteer's
+ * own waitForFunction and waitForSelector build their predicate with `new Function` inside the
+ * page, which the app's CSP (no 'unsafe-eval') refuses in Firefox ESR 140, Debian bookworm's
+ * firefox-esr (ESR 153 let it through). page.evaluate is WebDriver BiDi's script.callFunction,
+ * which the page's CSP does not govern. Each check is a fresh evaluate; a miss waits `every` ms.
+ */
+export async function until<A extends unknown[], T>(page: Page, fn: (...args: A) => T | Promise<T>, args: A, timeout = 30_000, every = 50): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await page.evaluate(fn as (...a: unknown[]) => T, ...args);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`waited ${timeout} ms in vain for ${fn.toString().slice(0, 160)} ${JSON.stringify(args).slice(0, 160)}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** The first element matching a CSS selector, once one does. */
+export async function waitSel<E extends Element = Element>(page: Page, selector: string, timeout = 30_000): Promise<ElementHandle<E>> {
+  await until(page, (sel) => !!document.querySelector(sel), [selector], timeout);
+  const el = await page.$(selector);
+  if (!el) throw new Error(`${selector} matched, then went away`);
+  return el as ElementHandle<E>;
+}
+
+/** The first button whose text is `text`, once there is one. */
+export async function waitButton(page: Page, text: string, timeout = 30_000): Promise<ElementHandle<Element>> {
+  await until(page, (t) => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === t), [text], timeout);
+  const el = (await page.evaluateHandle((t) => [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === t) ?? null, text)).asElement();
+  if (!el) throw new Error(`the ${text} button matched, then went away`);
+  return el as ElementHandle<Element>;
+}
+
 export async function waitState(page: Page, state: string, timeout = 60_000): Promise<void> {
-  await page.waitForFunction((s) => document.documentElement.dataset.state === s, { timeout }, state);
+  await until(page, (s) => document.documentElement.dataset.state === s, [state], timeout);
 }
 
 /** Opens the app and waits until it has started (its drop handler attached: window.__loupe). */
 export async function openApp(page: Page, path = '/'): Promise<void> {
   await page.goto(BASE + path);
-  await page.waitForFunction(() => '__loupe' in window, { timeout: 60_000 });
+  await until(page, () => '__loupe' in window, [], 60_000);
 }
 
 /** Picks files through the app's real multi-file input and waits until the load settles. */
 export async function pickFiles(page: Page, files: string[], state = 'ready'): Promise<void> {
-  const input = await page.waitForSelector('input[type=file]:not([webkitdirectory])');
-  await input!.uploadFile(...files);
+  const input = await waitSel<HTMLInputElement>(page, 'input[type=file]:not([webkitdirectory])');
+  await input.uploadFile(...files);
   await waitState(page, state);
 }
 
@@ -171,21 +218,18 @@ const DROP_SOURCE = String.raw`function (paths) {
 
 /** The text of an element, once one matches. */
 export async function textOf(page: Page, selector: string): Promise<string> {
-  const el = await page.waitForSelector(selector, { timeout: 30_000 });
+  const el = await waitSel(page, selector);
   return el!.evaluate((e) => e.textContent ?? '');
 }
 
 /** Waits until the selector's text matches `re`. */
 export async function waitText(page: Page, selector: string, re: RegExp): Promise<string> {
-  const h = await page.waitForFunction(
+  return until(
+    page,
     (sel: string, src: string, flags: string) => {
       const t = document.querySelector(sel)?.textContent ?? null;
       return t !== null && new RegExp(src, flags).test(t) ? t : null;
     },
-    { timeout: 30_000 },
-    selector,
-    re.source,
-    re.flags
-  );
-  return (await h.jsonValue()) as string;
+    [selector, re.source, re.flags]
+  ) as Promise<string>;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { writeSearchProject } from '../e2e/search-fixture.ts';
-import { BASE, ROOT, dropFiles, dropFolder, launch, newPage, openApp, pickFiles, startServer, stopServer, textOf, waitState, waitText } from './firefox.ts';
+import { BASE, ROOT, dropFiles, dropFolder, launch, newPage, openApp, pickFiles, setViewport, startServer, stopServer, textOf, until, waitButton, waitSel, waitState, waitText } from './firefox.ts';
 
 const CORPUS = join(ROOT, 'fixtures/corpus');
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -44,7 +44,7 @@ after(async () => {
 /** A fresh context per test (nothing cached from another test), a desktop-sized viewport. */
 async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
   const { page, errors } = await newPage(browser!);
-  await page.setViewport({ width: 1280, height: 900 });
+  await setViewport(page, 1280, 900);
   const logs: string[] = [];
   page.on('console', (m) => logs.push(m.text().slice(0, 300)));
   try {
@@ -104,8 +104,8 @@ test('?sample opens the sample session with its chat rows', async () => {
   await withPage(async (page) => {
     await page.goto(`${BASE}/?sample`);
     await waitState(page, 'ready');
-    await page.waitForSelector('main [data-row-kind=user]');
-    await page.waitForSelector('main [data-row-kind=assistant]');
+    await waitSel(page, 'main [data-row-kind=user]');
+    await waitSel(page, 'main [data-row-kind=assistant]');
     assert.ok((await rowCount(page)) > 2);
   });
 });
@@ -114,8 +114,8 @@ test('a file picked through the file input opens with its tool work', async () =
   await withPage(async (page) => {
     await openApp(page);
     await pickFiles(page, [TOOLS]);
-    await page.waitForSelector('main [data-row-kind=user]');
-    await page.waitForSelector('main [data-row-kind=tool-group], main [data-row-kind=tool]');
+    await waitSel(page, 'main [data-row-kind=user]');
+    await waitSel(page, 'main [data-row-kind=tool-group], main [data-row-kind=tool]');
     const s = await loupe<{ sessions: number; atoms: number }>(page, 'stats()');
     assert.equal(s.sessions, 1);
     assert.ok(s.atoms > 10);
@@ -127,7 +127,7 @@ test('a file dropped on the page opens through its entry (no File System Access 
     await openApp(page);
     await dropFiles(page, [TOOLS]);
     await waitState(page, 'ready');
-    await page.waitForSelector('main [data-row-kind=tool-group], main [data-row-kind=tool]');
+    await waitSel(page, 'main [data-row-kind=tool-group], main [data-row-kind=tool]');
     const s = await loupe<{ sessions: number; atoms: number }>(page, 'stats()');
     assert.equal(s.sessions, 1);
     assert.ok(s.atoms > 10);
@@ -144,12 +144,12 @@ test('a dropped projects folder is walked through its entries, listed by project
     const s = await loupe<{ sessions: number; projects: number }>(page, 'stats()');
     assert.equal(s.sessions, total);
     assert.equal(s.projects, 2);
-    await page.waitForSelector('nav[aria-label="Projects"] button[data-project]');
-    await page.waitForSelector('main [data-row-kind]');
+    await waitSel(page, 'nav[aria-label="Projects"] button[data-project]');
+    await waitSel(page, 'main [data-row-kind]');
     // No handle came with the drop: nothing offers to follow it …
     assert.equal(await page.$('[data-action="follow-dropped"]'), null);
     // … and asking to follow a folder says in one sentence that this browser cannot.
-    await (await page.waitForSelector('[data-action="follow"]'))!.click();
+    await (await waitSel(page, '[data-action="follow"]')).click();
     const notice = await textOf(page, '[data-live-notice]');
     assert.match(notice, /cannot follow a folder/);
     assert.equal(notice.split(/(?<=\.)\s/).length, 1, notice);
@@ -166,10 +166,7 @@ test('the engine keeps answering after many history passes (each lets its lane w
     for (const dir of passes) {
       await dropFolder(page, dir);
       await waitState(page, 'ready');
-      await page.waitForFunction(
-        () => (window as unknown as { __loupe: { history(): Promise<{ ready: boolean }> } }).__loupe.history().then((h) => h.ready),
-        { timeout: 30_000, polling: 100 }
-      );
+      await until(page, () => (window as unknown as { __loupe: { history(): Promise<{ ready: boolean }> } }).__loupe.history().then((h) => h.ready), [], 30_000, 100);
     }
     const answered = await page.evaluate(() =>
       Promise.race([
@@ -179,7 +176,7 @@ test('the engine keeps answering after many history passes (each lets its lane w
     );
     assert.equal(answered, 'answered');
     // Each pass's lane workers closed once it ended: none is left of the six passes.
-    await page.waitForFunction(() => (window as unknown as { __loupe: { laneWorkers(): number } }).__loupe.laneWorkers() === 0, { timeout: 10_000, polling: 100 });
+    await until(page, () => (window as unknown as { __loupe: { laneWorkers(): number } }).__loupe.laneWorkers() === 0, [], 10_000, 100);
   });
 });
 
@@ -190,14 +187,14 @@ test('search finds a string inside a collapsed tool output and lands on it', asy
     await waitState(page, 'ready');
     const other = await page.$('[data-session-key*="sess-a"]:not(main)');
     if (!(await page.$('main[data-session-key*="sess-a"]'))) await other!.click();
-    await page.waitForSelector('main[data-session-key*="sess-a"]');
+    await waitSel(page, 'main[data-session-key*="sess-a"]');
     await page.type('input[type=search]', 'quokka');
     await waitText(page, '[data-search-count]', /^1 result/);
-    const hit = (await page.waitForSelector('[data-search-hit]'))!;
+    const hit = (await waitSel(page, '[data-search-hit]'));
     assert.equal(await hit.evaluate((e) => e.getAttribute('data-atom-uuid')), 'a-r1');
     await hit.click();
     await waitText(page, 'main [data-search-landed]', /QUOKKA/);
-    await page.waitForFunction(() => location.hash.includes('q=quokka'));
+    await until(page, () => location.hash.includes('q=quokka'), []);
   });
 });
 
@@ -206,8 +203,8 @@ test('usage: the panel shows the hand-computed totals, subagent included', async
     await openApp(page);
     await dropFolder(page, USAGE);
     await waitState(page, 'ready');
-    await (await page.waitForSelector('[data-action=usage]'))!.click();
-    await page.waitForSelector('[data-usage-panel] [data-chart=context] svg, [data-usage-panel] [data-chart=context]');
+    await (await waitSel(page, '[data-action=usage]')).click();
+    await waitSel(page, '[data-usage-panel] [data-chart=context] svg, [data-usage-panel] [data-chart=context]');
     assert.equal(await waitText(page, '[data-usage-cost]', /\$/), '≥ $0.04 (1 message unpriced)');
     const u = await loupe<{ input: number; output: number; cacheRead: number; unpricedMessages: number }>(page, 'usage()');
     assert.deepEqual([u.input, u.output, u.cacheRead, u.unpricedMessages], [1495, 385, 11200, 1]);
@@ -226,11 +223,11 @@ test('export: the one-file HTML download is redacted and is what the automation 
       const make = URL.createObjectURL.bind(URL);
       URL.createObjectURL = (b: Blob | MediaSource) => (b instanceof Blob && w.__blobs.push(b), make(b));
     });
-    await (await page.waitForSelector('[data-action="export"]'))!.click();
-    await page.waitForSelector('[data-dialog="share"] [data-finding-kind="github-pat"]');
-    await (await page.waitForSelector('[data-dialog="share"] input[name="export-format"][value="html"]'))!.click();
-    await (await page.waitForSelector('[data-dialog="share"] [data-action="download"]'))!.click();
-    await page.waitForFunction(() => (window as unknown as { __blobs: Blob[] }).__blobs.length > 0);
+    await (await waitSel(page, '[data-action="export"]')).click();
+    await waitSel(page, '[data-dialog="share"] [data-finding-kind="github-pat"]');
+    await (await waitSel(page, '[data-dialog="share"] input[name="export-format"][value="html"]')).click();
+    await (await waitSel(page, '[data-dialog="share"] [data-action="download"]')).click();
+    await until(page, () => (window as unknown as { __blobs: Blob[] }).__blobs.length > 0, []);
     const text = await page.evaluate(() => (window as unknown as { __blobs: Blob[] }).__blobs[0].text());
     assert.match(text, /^<!doctype html>/i);
     assert.match(text, /\[REDACTED:github-pat\]/);
@@ -246,16 +243,16 @@ test('share link: Copy link makes a #z= link that opens the same session elsewhe
     await openApp(page);
     await pickFiles(page, [TOOLS]);
     rows = (await loupe<{ rows: number }>(page, 'stats()')).rows;
-    await (await page.waitForSelector('button::-p-text(Copy link)'))!.click();
-    await (await page.waitForSelector('[data-dialog="share"] [data-action="copy-link"]:not([disabled])'))!.click();
-    const input = await page.waitForSelector('input.link');
+    await (await waitButton(page, 'Copy link')).click();
+    await (await waitSel(page, '[data-dialog="share"] [data-action="copy-link"]:not([disabled])')).click();
+    const input = await waitSel(page, 'input.link');
     link = await input!.evaluate((e) => (e as HTMLInputElement).value);
   });
   assert.ok(/^http:.*[#&]z=/.test(link), 'a #z= link');
   await withPage(async (page) => {
     await page.goto(link);
     await waitState(page, 'ready');
-    await page.waitForSelector('main [data-row-kind=user]');
+    await waitSel(page, 'main [data-row-kind=user]');
     assert.equal((await loupe<{ rows: number }>(page, 'stats()')).rows, rows);
   });
 });
