@@ -36,31 +36,25 @@ export function stopServer(server: ChildProcess | undefined): void {
   if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
 }
 
+/** A desktop-sized viewport, each new page's (launch's defaultViewport). Puppeteer sends the size
+ *  with a screen-orientation override; ESR 140 (Debian bookworm's main list) does not know that
+ *  command and rejects the pair, though the size applies. Puppeteer tolerates the rejection for a
+ *  default viewport, so newPage checks that the size did apply. */
+const VIEWPORT = { width: 1280, height: 900 };
+
 /** FF_DUMPIO=1: Firefox's own output, the page's and its workers' console lines included. */
 export function launch(): Promise<Browser> {
-  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true, dumpio: !!process.env.FF_DUMPIO, extraPrefsFirefox: process.env.FF_DUMPIO ? { 'devtools.console.stdout.content': true } : {} });
+  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, protocol: 'webDriverBiDi', headless: true, defaultViewport: VIEWPORT, dumpio: !!process.env.FF_DUMPIO, extraPrefsFirefox: process.env.FF_DUMPIO ? { 'devtools.console.stdout.content': true } : {} });
 }
 
 /** A fresh page that records page errors (an uncaught exception or rejection fails the test). */
 export async function newPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const ctx = await browser.createBrowserContext();
   const page = await ctx.newPage();
+  await until(page, (w, h) => innerWidth === w && innerHeight === h, [VIEWPORT.width, VIEWPORT.height], 10_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String((e as Error)?.message ?? e)));
   return { page, errors };
-}
-
-/** Sets the page's viewport. Puppeteer sends the size and a screen-orientation override together;
- *  Firefox ESR 140 (Debian bookworm's firefox-esr) does not know the second command and rejects the
- *  pair although the size is applied. That one rejection is tolerated, and the size is then checked,
- *  so a viewport that did not apply still fails the test. */
-export async function setViewport(page: Page, width: number, height: number): Promise<void> {
-  try {
-    await page.setViewport({ width, height });
-  } catch (e) {
-    if (!String(e).includes('emulation.setScreenOrientationOverride')) throw e;
-  }
-  await until(page, (w, h) => innerWidth === w && innerHeight === h, [width, height], 10_000);
 }
 
 /**
@@ -219,7 +213,7 @@ const DROP_SOURCE = String.raw`function (paths) {
 /** The text of an element, once one matches. */
 export async function textOf(page: Page, selector: string): Promise<string> {
   const el = await waitSel(page, selector);
-  return el!.evaluate((e) => e.textContent ?? '');
+  return el.evaluate((e) => e.textContent ?? '');
 }
 
 /** Waits until the selector's text matches `re`. */

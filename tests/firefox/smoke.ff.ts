@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { writeSearchProject } from '../e2e/search-fixture.ts';
-import { BASE, ROOT, dropFiles, dropFolder, launch, newPage, openApp, pickFiles, setViewport, startServer, stopServer, textOf, until, waitButton, waitSel, waitState, waitText } from './firefox.ts';
+import { BASE, ROOT, dropFiles, dropFolder, launch, newPage, openApp, pickFiles, startServer, stopServer, textOf, until, waitButton, waitSel, waitState, waitText } from './firefox.ts';
 
 const CORPUS = join(ROOT, 'fixtures/corpus');
 const TOOLS = join(CORPUS, 'session-share/session-viewer/test/INTEGRATION/fixtures/general-tool-calls.jsonl');
@@ -44,7 +44,6 @@ after(async () => {
 /** A fresh context per test (nothing cached from another test), a desktop-sized viewport. */
 async function onePage(fn: (page: Page) => Promise<void>): Promise<void> {
   const { page, errors } = await newPage(browser!);
-  await setViewport(page, 1280, 900);
   const logs: string[] = [];
   page.on('console', (m) => logs.push(m.text().slice(0, 300)));
   try {
