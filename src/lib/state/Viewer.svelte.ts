@@ -23,6 +23,7 @@ import type { WriteStats } from '../store/row-index.ts';
 import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
 import { macrotask, stageInSlices } from './stage.ts';
+import { fetchChatIndex } from './chat-index.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -347,7 +348,7 @@ export class Viewer {
   async #show(api: EngineApi, key: string, withTimeline: boolean, stale: () => boolean = () => false): Promise<void> {
     // A scanned drop draws the open session only (its main lane and subagents), never all of them.
     const primed = this.#primed?.key === key ? this.#primed : null;
-    const indexed = primed ? Promise.resolve(primed.index) : api.chatIndex(key);
+    const indexed = primed ? Promise.resolve(primed.index) : fetchChatIndex(api, key);
     const laidOut = withTimeline ? api.timeline(this.scanned ? [key] : []) : Promise.resolve(this.timeline);
     const showIndex = (index: Awaited<typeof indexed>) => {
       this.currentKey = key;
@@ -360,10 +361,9 @@ export class Viewer {
     const early = this.timeline === null;
     if (early) {
       const index = await indexed;
-      // A big index is drawn in a task after the one that received it: reading the message (its
-      // rows' objects, and the scavenge they cause) and mounting the workspace were one 45–58 ms
-      // task before a 100 MB session's ready (Chromium traces, issue 25); apart, the bench's
-      // 100 MB load has no task over 50 ms.
+      // A big index is drawn in a task after the one that received its last page: reading a
+      // message (its rows' objects, and the scavenge they cause) and mounting the workspace were
+      // one 45–58 ms task before a 100 MB session's ready (Chromium traces, issue 25).
       if ((index?.rows.length ?? 0) > SHOW_APART_ROWS) await macrotask();
       if (stale()) return;
       showIndex(index);
@@ -418,7 +418,7 @@ export class Viewer {
   async refreshChat(api: EngineApi): Promise<void> {
     const key = this.currentKey;
     if (!key) return;
-    const index = await api.chatIndex(key);
+    const index = await fetchChatIndex(api, key);
     if (index && this.currentKey === key) {
       this.chatKeep = 0;
       this.chatIndex = index.rows;

@@ -69,3 +69,24 @@ describe('chatIndexFrom', () => {
     expect((await engine.chatIndexFrom(key, 3))?.rows).toEqual(all.slice(3));
   });
 });
+
+describe('chatIndex pages', () => {
+  it('gives rows [from, to) with the whole count, and a new stamp once the followed rows are rebuilt', async () => {
+    const bytes = new Uint8Array(readFileSync(FILE));
+    const half = bytes.indexOf(10, bytes.length >> 1) + 1;
+    const engine = new Engine();
+    engine.followStart(1);
+    const path = 'p/x.jsonl';
+    const key = engine.followAppend(1, [{ path, bytes: bytes.subarray(0, half) }])?.sessions[0].key ?? '';
+    const all = (await engine.chatIndex(key))!;
+    expect(all.total).toBe(all.rows.length);
+    const page = (await engine.chatIndex(key, 2, 5))!;
+    expect(page.rows).toEqual(all.rows.slice(2, 5));
+    expect(page.total).toBe(all.total);
+    expect(page.stamp).toBe(all.stamp);
+    engine.followAppend(1, [{ path, bytes: bytes.subarray(half) }]);
+    const grown = (await engine.chatIndex(key, 0, 1))!;
+    expect(grown.stamp).not.toBe(all.stamp);
+    expect(grown.total).toBeGreaterThan(all.total);
+  });
+});

@@ -89,9 +89,9 @@ export class Engine {
   }
 
   // ── built sessions ───────────────────────────────────────────────────────
-  /** The compact row index of one session's chat (built once, kept). */
-  chatIndex(key: string) {
-    return this.#foreground.run(() => this.#sessions.chatIndex(key));
+  /** The compact row index of one session's chat (built once, kept), rows [from, to). */
+  chatIndex(key: string, from?: number, to?: number) {
+    return this.#foreground.run(() => this.#sessions.chatIndex(key, from, to));
   }
 
   /** The index entries from row `from` on (a followed chat's changed tail; the page keeps the rest). */

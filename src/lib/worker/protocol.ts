@@ -52,7 +52,12 @@ export type LoadOutcome =
 
 export interface ChatIndex {
   sessionKey: string;
+  /** The entries asked for (all of them unless a range was asked). */
   rows: RowIndexEntry[];
+  /** Rows in the whole index. */
+  total: number;
+  /** Which build of the session's rows these entries come from: pages agree on it or are refetched. */
+  stamp: number;
 }
 
 export type { ChatRow, RowIndexEntry, TimelineLayout, ListEntry };

@@ -34,6 +34,9 @@ export class Sessions implements SessionSource {
   #building = new Map<string, Promise<Entry | null>>();
   #prefetch = 0;
   #searchData = new WeakMap<Entry, SearchData>();
+  /** A serial per rows array handed out in index pages (rows are rebuilt, never changed in place). */
+  #stamps = new WeakMap<ChatRow[], number>();
+  #lastStamp = 0;
   /** The persisted row index, opened on first use (null: none, e.g. no IndexedDB). */
   #openRowIndex: () => Promise<RowIndex | null>;
   #rowIndex: Promise<RowIndex | null> | null = null;
@@ -165,10 +168,15 @@ export class Sessions implements SessionSource {
 
   // ── the page's questions about a session ─────────────────────────────────
 
-  /** The index entries of one session's chat from row `from` on (a followed chat's changed tail). */
-  async chatIndex(key: string, from = 0): Promise<ChatIndex | null> {
+  /** The index entries of one session's chat, rows [from, to): a page of a big index (the page
+   *  asks for one in pages, state/chat-index.ts) or a followed chat's changed tail. `stamp` names
+   *  the rows they were taken from: pages with one stamp belong together. */
+  async chatIndex(key: string, from = 0, to = Infinity): Promise<ChatIndex | null> {
     const rows = await this.rows(key);
-    return rows ? { sessionKey: key, rows: rows.slice(Math.max(0, from)).map(indexEntryOf) } : null;
+    if (!rows) return null;
+    let stamp = this.#stamps.get(rows);
+    if (stamp === undefined) this.#stamps.set(rows, (stamp = ++this.#lastStamp));
+    return { sessionKey: key, rows: rows.slice(Math.max(0, from), to).map(indexEntryOf), total: rows.length, stamp };
   }
 
   /** Full rows [from, to) of one session's chat, for the rows about to be drawn. */
