@@ -394,7 +394,7 @@ export class Viewer {
     // Only the changed tail of the index crosses from the worker; the kept rows' entries stay.
     const keep = Math.min(mine?.keepRows ?? 0, this.chatIndex.length);
     const before = this.chatIndex;
-    const tail = mine ? await api.chatIndexFrom(current, keep) : null;
+    const tail = mine ? await api.chatIndex(current, keep) : null;
     if (tail && this.currentKey === current) {
       if (this.chatIndex === before) {
         this.chatKeep = keep;

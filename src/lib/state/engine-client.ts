@@ -91,7 +91,6 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       followAppend: async (...a) => engine.followAppend(...a),
       followStop: async (...a) => engine.followStop(...a),
       liveState: async (...a) => engine.liveState(...a),
-      chatIndexFrom: async (...a) => engine.chatIndexFrom(...a),
       open: async (...a) => engine.open(...a),
       prefetch: async (...a) => engine.prefetch(...a),
       builtKeys: async () => engine.builtKeys(),

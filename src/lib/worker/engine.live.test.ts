@@ -58,7 +58,7 @@ describe('Engine following a folder', () => {
   });
 });
 
-describe('chatIndexFrom', () => {
+describe('chatIndex from a row', () => {
   it('gives the index entries from a row on, equal to the tail of the whole index', async () => {
     const engine = new Engine();
     engine.followStart(1);
@@ -66,7 +66,7 @@ describe('chatIndexFrom', () => {
     const key = out?.sessions[0].key ?? '';
     const all = (await engine.chatIndex(key))?.rows ?? [];
     expect(all.length).toBeGreaterThan(4);
-    expect((await engine.chatIndexFrom(key, 3))?.rows).toEqual(all.slice(3));
+    expect((await engine.chatIndex(key, 3))?.rows).toEqual(all.slice(3));
   });
 });
 

@@ -89,14 +89,10 @@ export class Engine {
   }
 
   // ── built sessions ───────────────────────────────────────────────────────
-  /** The compact row index of one session's chat (built once, kept), rows [from, to). */
+  /** The compact row index of one session's chat (built once, kept), rows [from, to): a page,
+   *  or a followed chat's changed tail (the page keeps the rest). */
   chatIndex(key: string, from?: number, to?: number) {
     return this.#foreground.run(() => this.#sessions.chatIndex(key, from, to));
-  }
-
-  /** The index entries from row `from` on (a followed chat's changed tail; the page keeps the rest). */
-  chatIndexFrom(key: string, from: number) {
-    return this.#sessions.chatIndex(key, from);
   }
 
   chatRows(key: string, from: number, to: number) {

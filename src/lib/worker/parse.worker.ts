@@ -38,7 +38,6 @@ const api = {
   followAppend: engine.followAppend.bind(engine),
   followStop: engine.followStop.bind(engine),
   liveState: engine.liveState.bind(engine),
-  chatIndexFrom: engine.chatIndexFrom.bind(engine),
   open: engine.open.bind(engine),
   prefetch: engine.prefetch.bind(engine),
   builtKeys: engine.builtKeys.bind(engine),
