@@ -112,7 +112,10 @@ export const drawnFaces = (page: Page) =>
         .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim()) && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
         .map((e) => {
           const s = getComputedStyle(e);
-          return `${s.fontFamily.startsWith('ui-monospace') ? 'mono' : 'ui'}|${Math.round(parseFloat(s.fontSize) * 100) / 100}|${s.fontWeight}|${s.fontStyle}`;
+          // The family list as font-warmup.ts names it: the chat's monospace list (--chat-mono) is
+          // the one with 'Liberation Mono' in it.
+          const stack = s.fontFamily.startsWith('ui-monospace') ? (s.fontFamily.includes('Liberation Mono') ? 'chat-mono' : 'mono') : 'ui';
+          return `${stack}|${Math.round(parseFloat(s.fontSize) * 100) / 100}|${s.fontWeight}|${s.fontStyle}`;
         })
     )
   ]);

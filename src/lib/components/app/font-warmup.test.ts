@@ -1,28 +1,35 @@
 // The font warm-up resolves each face through a canvas, one an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { warmFonts, type FontFace } from './font-warmup.ts';
+import { SPECIMEN, warmFonts, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
 let fonts: string[];
 let measured: number;
+let measuredText: string[];
+let vars: Record<string, string>;
 const appended = vi.fn();
 
 beforeEach(() => {
   idle = [];
   fonts = [];
   measured = 0;
+  measuredText = [];
+  vars = { '--mono': ' ui-monospace, monospace', '--chat-mono': ' ui-monospace, \'Liberation Mono\', monospace' };
   appended.mockClear();
   const ctx = {
     set font(f: string) {
       fonts.push(f);
     },
-    measureText: () => void measured++
+    measureText: (text: string) => {
+      measured++;
+      measuredText.push(text);
+    }
   };
   Object.assign(globalThis, {
     requestIdleCallback: (f: () => void) => idle.push(f),
     document: { createElement: (tag: string) => (tag === 'canvas' ? { getContext: () => ctx } : {}), body: { append: appended }, documentElement: {} },
-    getComputedStyle: (el: object) => ({ fontFamily: 'system-ui, sans-serif', getPropertyValue: (v: string) => (v === '--mono' && el ? ' ui-monospace, monospace' : '') })
+    getComputedStyle: () => ({ fontFamily: 'system-ui, sans-serif', getPropertyValue: (v: string) => vars[v] ?? '' })
   });
 });
 afterEach(() => {
@@ -39,9 +46,10 @@ const runIdle = () => {
 describe('warmFonts', () => {
   it('resolves every face, one an idle callback, in the families the workspace draws with', () => {
     const faces: FontFace[] = [
-      [10.8, 600, false, false],
-      [14.0625, 400, true, false],
-      [11.25, 400, false, true]
+      [10.8, 600, false, 'ui'],
+      [14.0625, 400, true, 'ui'],
+      [11.25, 400, false, 'mono'],
+      [12.75, 700, false, 'chat-mono']
     ];
     warmFonts(faces);
     expect(fonts).toEqual([]);
@@ -50,8 +58,21 @@ describe('warmFonts', () => {
       callbacks += runIdle();
       expect(fonts.length).toBe(callbacks);
     }
-    expect(fonts).toEqual(['600 10.8px system-ui, sans-serif', 'italic 400 14.0625px system-ui, sans-serif', '400 11.25px ui-monospace, monospace']);
-    expect(measured).toBe(3);
+    expect(fonts).toEqual([
+      '600 10.8px system-ui, sans-serif',
+      'italic 400 14.0625px system-ui, sans-serif',
+      '400 11.25px ui-monospace, monospace',
+      "700 12.75px ui-monospace, 'Liberation Mono', monospace"
+    ]);
+    expect(measured).toBe(4);
+    expect(measuredText).toEqual(Array(4).fill(SPECIMEN));
     expect(appended).not.toHaveBeenCalled();
+  });
+
+  it('draws the chat monospace faces in --mono where the page has no --chat-mono', () => {
+    delete vars['--chat-mono'];
+    warmFonts([[11.25, 400, false, 'chat-mono']]);
+    runIdle();
+    expect(fonts).toEqual(['400 11.25px ui-monospace, monospace']);
   });
 });
