@@ -24,6 +24,7 @@ import { pickDirectory, type DirHandle } from './drop.ts';
 import { Throttle } from './throttle.ts';
 import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
+import { warmMarkdown } from './markdown-client.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -46,6 +47,8 @@ const PREHASH_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Sessions after the open one that a scanned drop builds ahead, at idle. */
 const PREFETCH_AHEAD = 2;
+/** Loads of at least this many bytes start the Markdown worker while they parse (markdown-client.ts). */
+const WARM_MARKDOWN_BYTES = 8 * 1024 * 1024;
 
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */
@@ -143,9 +146,12 @@ export class Viewer {
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
+      // Parsing this takes a while: the chat's Markdown worker boots meanwhile, not beside its first frame.
+      const bytes = files.reduce((n, f) => n + f.blob.size, 0);
+      if (!early && bytes >= WARM_MARKDOWN_BYTES) warmMarkdown();
       // A small drop is cached before it says ready: its files' hashes are taken while it parses.
       // (Not a link's early load: parsed already, it has nothing to overlap the hashing with.)
-      if (!early && !cached && files.length <= PREHASH_MAX_FILES && files.reduce((n, f) => n + f.blob.size, 0) <= PREHASH_MAX_BYTES && canHash()) {
+      if (!early && !cached && files.length <= PREHASH_MAX_FILES && bytes <= PREHASH_MAX_BYTES && canHash()) {
         for (const f of files) void hashBlob(f.blob).catch(() => undefined);
       }
       const { api, inWorker } = await engineClient();

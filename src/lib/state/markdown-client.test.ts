@@ -48,6 +48,18 @@ describe('Markdown worker client', () => {
     expect(markdownStats()).toEqual({ inWorker: 2, onPage: 0, failed: false });
   });
 
+  it('warmMarkdown starts the worker before any block, and the first block goes to that one', async () => {
+    vi.stubGlobal('Worker', AnsweringWorker);
+    const before = AnsweringWorker.made;
+    const { markdownHtml, warmMarkdown, markdownStats } = await fresh();
+    warmMarkdown();
+    expect(AnsweringWorker.made).toBe(before + 1);
+    warmMarkdown();
+    expect(await markdownHtml(PROSE)).toContain('<strong>bold</strong>');
+    expect(AnsweringWorker.made).toBe(before + 1);
+    expect(markdownStats()).toEqual({ inWorker: 1, onPage: 0, failed: false });
+  });
+
   it('renders on this thread when the worker cannot load: the blocks asked, then every later one', async () => {
     vi.stubGlobal('Worker', FailingWorker);
     const { markdownHtml, markdownStats } = await fresh();

@@ -38,8 +38,8 @@ async function onPage(source: string): Promise<string> {
   return html;
 }
 
-/** Unsanitized HTML for a Markdown source: from the worker, or from this thread where it cannot run. */
-export function markdownHtml(source: string): Promise<string> {
+/** The worker, started if it is not yet (null where it cannot run). */
+function ensure(): Comlink.Remote<MarkdownWorkerApi> | null {
   if (!failed && typeof Worker !== 'undefined') {
     try {
       api ??= start();
@@ -47,6 +47,19 @@ export function markdownHtml(source: string): Promise<string> {
       failed = true;
     }
   }
+  return failed ? null : api;
+}
+
+/** Starts the worker ahead of its first block. A big load's parse leaves time for its boot
+ *  (script, module compile and evaluation: ~100 ms of CPU here), which otherwise came in the first
+ *  frames after ready, beside the first chat frame (Chromium traces of the 100 MB load, issue 25). */
+export function warmMarkdown(): void {
+  ensure();
+}
+
+/** Unsanitized HTML for a Markdown source: from the worker, or from this thread where it cannot run. */
+export function markdownHtml(source: string): Promise<string> {
+  ensure();
   if (failed || !api) return onPage(source);
   const remote = api;
   const id = nextId++;
