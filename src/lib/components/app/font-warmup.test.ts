@@ -1,13 +1,14 @@
 // The font warm-up resolves each face through a canvas, one an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPECIMEN, warmFonts, type FontFace } from './font-warmup.ts';
+import { SPECIMEN, WALK_SPECIMEN, warmFonts, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
 let fonts: string[];
 let measured: number;
 let measuredText: string[];
 let vars: Record<string, string>;
+let pageState: { state?: string };
 const appended = vi.fn();
 
 beforeEach(() => {
@@ -15,6 +16,7 @@ beforeEach(() => {
   fonts = [];
   measured = 0;
   measuredText = [];
+  pageState = { state: 'loading' };
   vars = { '--mono': ' ui-monospace, monospace', '--chat-mono': ' ui-monospace, \'Liberation Mono\', monospace' };
   appended.mockClear();
   const ctx = {
@@ -28,7 +30,7 @@ beforeEach(() => {
   };
   Object.assign(globalThis, {
     requestIdleCallback: (f: () => void) => idle.push(f),
-    document: { createElement: (tag: string) => (tag === 'canvas' ? { getContext: () => ctx } : {}), body: { append: appended }, documentElement: {} },
+    document: { createElement: (tag: string) => (tag === 'canvas' ? { getContext: () => ctx } : {}), body: { append: appended }, documentElement: { dataset: pageState } },
     getComputedStyle: () => ({ fontFamily: 'system-ui, sans-serif', getPropertyValue: (v: string) => vars[v] ?? '' })
   });
 });
@@ -67,6 +69,22 @@ describe('warmFonts', () => {
     expect(measured).toBe(4);
     expect(measuredText).toEqual(Array(4).fill(SPECIMEN));
     expect(appended).not.toHaveBeenCalled();
+  });
+
+  it('on an empty page, the first face also meets a character the UI font may lack; during a load it does not', () => {
+    const faces: FontFace[] = [
+      [10.8, 600, false, 'ui'],
+      [11.25, 400, false, 'ui']
+    ];
+    pageState.state = 'empty';
+    warmFonts(faces);
+    while (idle.length) runIdle();
+    expect(measuredText).toEqual([SPECIMEN + WALK_SPECIMEN, SPECIMEN]);
+    measuredText = [];
+    pageState.state = 'loading';
+    warmFonts(faces);
+    while (idle.length) runIdle();
+    expect(measuredText).toEqual([SPECIMEN, SPECIMEN]);
   });
 
   it('draws the chat monospace faces in --mono where the page has no --chat-mono', () => {

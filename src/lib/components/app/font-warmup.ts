@@ -72,6 +72,14 @@ export const faceKey = ([px, weight, italic, stack]: FontFace) => `${stack}|${Ma
  *  Chromium does not keep a fallback that found no font, so it bought nothing for later. */
 export const SPECIMEN = 'Loupe 0123 ~ · — → ✓ ▾ ↳';
 
+/** Measured once, in the first face, while the page is still empty: a CJK character, missing from
+ *  most UI fonts. Text the UI font lacks makes Chromium walk the rest of the list and its default
+ *  fonts (Times New Roman, sans-serif, Sans: synchronous lookups the first time) and then ask for
+ *  a system fallback; in a 100 MB session's first chat frame that was 10–30 ms of a 50–63 ms task
+ *  (traces, issue 25). The walk is kept; a fallback that found no font is not, and during a load
+ *  its lookup took 60–88 ms, so this one is made only before a load starts. */
+export const WALK_SPECIMEN = '数';
+
 /** Resolves each face once, one an idle callback. Through a canvas's measureText, not a hidden
  *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
  *  came during a load took the load's layout work into its task (a face and the walk's first
@@ -93,7 +101,7 @@ export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS): void {
     }
     const [px, weight, italic, stack] = faces[at++];
     ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${families[stack]}`;
-    ctx.measureText(SPECIMEN);
+    ctx.measureText(at === 1 && stack === 'ui' && document.documentElement.dataset.state === 'empty' ? SPECIMEN + WALK_SPECIMEN : SPECIMEN);
     if (at < faces.length) idle(step);
   };
   if (faces.length) idle(step);
