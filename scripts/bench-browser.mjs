@@ -909,6 +909,8 @@ async function main() {
     const baselines = [];
     let longest = 0;
     let longestAfter = 0;
+    /** Each load's longest task [pick → ready, the 3 s after]: the line's verdict takes the worst. */
+    const perLoad = [];
     for (let run = 0; run < RUNS; run++) {
       if (run > 0 && run === RUNS - 1) {
         // The last load in a fresh context: the cached reopen below needs this page to persist the
@@ -945,6 +947,7 @@ async function main() {
       }
       longest = Math.max(longest, ...tasks.toReady, 0);
       longestAfter = Math.max(longestAfter, ...tasks.after, 0);
+      perLoad.push([Math.round(Math.max(0, ...tasks.toReady)), Math.round(Math.max(0, ...tasks.after))]);
       baselines.push(await page.evaluate(baselineInPage));
     }
     if (PROFILE) {
@@ -1035,6 +1038,7 @@ async function main() {
       loadRatio: +(load / baseline).toFixed(2),
       longestTaskMs: Math.round(longest),
       longestTaskAfterReadyMs: Math.round(longestAfter),
+      longestTaskPerLoadMs: perLoad,
       reopenMs: reopen,
       reopenRatio: +(reopen / load).toFixed(2),
       reopenRestored: restoredRuns.every(Boolean),
@@ -1076,7 +1080,7 @@ async function main() {
     console.log(`\n${MB} MB session, median of ${RUNS} runs, Chromium`);
     console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
     console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
-    console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}; in the 3 s after ready ${result.longestTaskAfterReadyMs} ms; pick → ready + 3 s ${Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs)} ms (issue 25: ≤ 50)   ${verdict(Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs) <= 50)}`);
+    console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}; in the 3 s after ready ${result.longestTaskAfterReadyMs} ms (per load, before / after ready: ${result.longestTaskPerLoadMs.map(([a, b]) => `${a} / ${b}`).join(', ')}); pick → ready + 3 s ${Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs)} ms (issue 25: ≤ 50)   ${verdict(Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs) <= 50)}`);
     console.log(`  chat scroll, 2 s at 120 px/frame     p95 frame ${result.scrollFrameP95Ms} ms, worst ${result.scrollWorstFrameMs} ms, ${result.chatDomNodes} chat DOM nodes (< 2,000)   ${verdict(result.chatDomNodes < 2000)}`);
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 0.5, from the persisted row index: ${result.reopenRestored ? 'yes' : 'NO'})   ${verdict(result.reopenRatio <= 0.5)}`);
     console.log(`  row index persisted (worker)        ${result.indexWriteMs} ms in ${result.indexWriteChunks} chunks, longest put ${result.indexWriteLongestPutMs} ms (worker; the page never holds the rows)`);
