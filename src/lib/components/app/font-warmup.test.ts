@@ -39,6 +39,9 @@ afterEach(() => {
   for (const k of ['requestIdleCallback', 'document', 'getComputedStyle']) delete (globalThis as Record<string, unknown>)[k];
 });
 
+/** Regular faces of the UI font at these sizes. */
+const uiFaces = (...px: number[]): FontFace[] => px.map((p) => [p, 400, false, 'ui']);
+
 /** Runs the idle callbacks queued so far; how many there were. */
 const runIdle = () => {
   const due = idle.splice(0);
@@ -73,13 +76,7 @@ describe('warmFonts', () => {
   });
 
   it('measures faces while the idle period has room, and goes on in the next callback', () => {
-    const faces: FontFace[] = [
-      [10, 400, false, 'ui'],
-      [11, 400, false, 'ui'],
-      [12, 400, false, 'ui'],
-      [13, 400, false, 'ui']
-    ];
-    warmFonts(faces);
+    warmFonts(uiFaces(10, 11, 12, 13));
     // 49 ms left: room for another face; 31: room; 12: the callback stops after its third face.
     const left = [49, 31, 12];
     idle.shift()!({ timeRemaining: () => left.shift() ?? 0, didTimeout: false } as IdleDeadline);
@@ -91,10 +88,7 @@ describe('warmFonts', () => {
   });
 
   it('on an empty page, the first face also meets a character the UI font may lack; during a load it does not', () => {
-    const faces: FontFace[] = [
-      [10.8, 600, false, 'ui'],
-      [11.25, 400, false, 'ui']
-    ];
+    const faces = uiFaces(10.8, 11.25);
     pageState.state = 'empty';
     warmFonts(faces);
     while (idle.length) runIdle();
