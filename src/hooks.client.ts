@@ -30,7 +30,7 @@ export const init: ClientInit = async () => {
   holdLongUrl();
   await macrotask();
   primeTheme();
-  // The workspace's font sizes, resolved in idle callbacks from here on (font-warmup.ts): the
+  // The workspace's font sizes, resolved one an idle callback from here on (font-warmup.ts): the
   // first layout that meets a new size asks fontconfig for it. Left to the first screen, that
   // was 20–30 ms of a big drop's first list layout and 27–66 ms of a linked session's first
   // rows' layout at 4× CPU (traces); at 1× a linked boot's idle gaps, while the worker parses,

@@ -1,10 +1,9 @@
-// The font warm-up resolves each face through a canvas, in idle callbacks (as many faces as an
-// idle period has room for, one where the callback has no deadline), and lays out
+// The font warm-up resolves each face through a canvas, one an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SPECIMEN, WALK_SPECIMEN, warmFonts, type FontFace } from './font-warmup.ts';
 
-let idle: ((deadline?: IdleDeadline) => void)[];
+let idle: (() => void)[];
 let fonts: string[];
 let measured: number;
 let measuredText: string[];
@@ -30,7 +29,7 @@ beforeEach(() => {
     }
   };
   Object.assign(globalThis, {
-    requestIdleCallback: (f: (deadline?: IdleDeadline) => void) => idle.push(f),
+    requestIdleCallback: (f: () => void) => idle.push(f),
     document: { createElement: (tag: string) => (tag === 'canvas' ? { getContext: () => ctx } : {}), body: { append: appended }, documentElement: { dataset: pageState } },
     getComputedStyle: () => ({ fontFamily: 'system-ui, sans-serif', getPropertyValue: (v: string) => vars[v] ?? '' })
   });
@@ -38,9 +37,6 @@ beforeEach(() => {
 afterEach(() => {
   for (const k of ['requestIdleCallback', 'document', 'getComputedStyle']) delete (globalThis as Record<string, unknown>)[k];
 });
-
-/** Regular faces of the UI font at these sizes. */
-const uiFaces = (...px: number[]): FontFace[] => px.map((p) => [p, 400, false, 'ui']);
 
 /** Runs the idle callbacks queued so far; how many there were. */
 const runIdle = () => {
@@ -50,7 +46,7 @@ const runIdle = () => {
 };
 
 describe('warmFonts', () => {
-  it('resolves every face, one a callback without a deadline, in the families the workspace draws with', () => {
+  it('resolves every face, one an idle callback, in the families the workspace draws with', () => {
     const faces: FontFace[] = [
       [10.8, 600, false, 'ui'],
       [14.0625, 400, true, 'ui'],
@@ -75,20 +71,11 @@ describe('warmFonts', () => {
     expect(appended).not.toHaveBeenCalled();
   });
 
-  it('measures faces while the idle period has room, and goes on in the next callback', () => {
-    warmFonts(uiFaces(10, 11, 12, 13));
-    // 49 ms left: room for another face; 31: room; 12: the callback stops after its third face.
-    const left = [49, 31, 12];
-    idle.shift()!({ timeRemaining: () => left.shift() ?? 0, didTimeout: false } as IdleDeadline);
-    expect(fonts).toHaveLength(3);
-    expect(idle).toHaveLength(1);
-    idle.shift()!({ timeRemaining: () => 49, didTimeout: false } as IdleDeadline);
-    expect(fonts.map((f) => f.split(' ')[1])).toEqual(['10px', '11px', '12px', '13px']);
-    expect(idle).toHaveLength(0);
-  });
-
   it('on an empty page, the first face also meets a character the UI font may lack; during a load it does not', () => {
-    const faces = uiFaces(10.8, 11.25);
+    const faces: FontFace[] = [
+      [10.8, 600, false, 'ui'],
+      [11.25, 400, false, 'ui']
+    ];
     pageState.state = 'empty';
     warmFonts(faces);
     while (idle.length) runIdle();

@@ -3,8 +3,8 @@
 // family, style and size the first time it lays one out, a synchronous IPC: 4–6 ms a size on this
 // machine in an isolated page, 7–14 ms while a load keeps the browser busy. The workspace's first
 // screen brought 17 at once, so its first layout was a 28–44 ms part of one 70–85 ms task after a
-// big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved in idle
-// callbacks, through the start page, a linked session's boot and a load. The list is the
+// big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved one per idle
+// callback, through the start page, a linked session's boot and a load. The list is the
 // workspace's computed fonts as they are; tests/e2e/projects.spec.ts and chat.spec.ts fail when a
 // style change draws one not in it.
 
@@ -80,37 +80,28 @@ export const SPECIMEN = 'Loupe 0123 ~ · — → ✓ ▾ ↳';
  *  its lookup took 60–88 ms, so this one is made only before a load starts. */
 export const WALK_SPECIMEN = '数';
 
-/** Another face is measured in the same idle callback while more than this is left of its period. */
-const IDLE_MARGIN_MS = 30;
-
-/** Resolves each face once, in idle callbacks. Through a canvas's measureText, not a hidden
+/** Resolves each face once, one an idle callback. Through a canvas's measureText, not a hidden
  *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
  *  came during a load took the load's layout work into its task (a face and the walk's first
  *  listing: 56–67 ms, --case projects --profile), and the warm-up had to stop at the first load,
  *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
  *  the same font cache and lays out nothing, so it runs on through a load. */
 export function warmFonts(faces: FontFace[] = WORKSPACE_FONTS): void {
-  const idle = (f: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
+  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const ctx = document.createElement('canvas').getContext('2d');
   if (!ctx) return;
   let families: Record<Stack, string> | null = null;
   let at = 0;
-  const step = (deadline?: IdleDeadline) => {
+  const step = () => {
     // The families as the workspace's text resolves them: the body's, --mono and --chat-mono.
     if (!families) {
       const root = getComputedStyle(document.documentElement);
       const mono = root.getPropertyValue('--mono').trim();
       families = { ui: getComputedStyle(document.body).fontFamily, mono, 'chat-mono': root.getPropertyValue('--chat-mono').trim() || mono };
     }
-    // Faces while the idle period has room for another: on an idle page a face takes 1–5 ms, so
-    // the list is done a few frames after the start page, not 40 idle callbacks later, when a
-    // quick drop may have begun (its steps then met a busy browser: a 58 ms one during a 1 GB
-    // drop, --case projects --profile). A slow lookup ends the callback's run.
-    do {
-      const [px, weight, italic, stack] = faces[at++];
-      ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${families[stack]}`;
-      ctx.measureText(at === 1 && stack === 'ui' && document.documentElement.dataset.state === 'empty' ? SPECIMEN + WALK_SPECIMEN : SPECIMEN);
-    } while (at < faces.length && deadline && deadline.timeRemaining() > IDLE_MARGIN_MS);
+    const [px, weight, italic, stack] = faces[at++];
+    ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${families[stack]}`;
+    ctx.measureText(at === 1 && stack === 'ui' && document.documentElement.dataset.state === 'empty' ? SPECIMEN + WALK_SPECIMEN : SPECIMEN);
     if (at < faces.length) idle(step);
   };
   if (faces.length) idle(step);
