@@ -1,7 +1,7 @@
 // The font warm-up resolves each face through a canvas, one an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPECIMEN, WALK_SPECIMEN, warmFonts, type FontFace } from './font-warmup.ts';
+import { SPECIMEN, WALK_SPECIMEN, WORKSPACE_FONTS, faceKey, warmFonts, warmOrder, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
 let fonts: string[];
@@ -92,5 +92,28 @@ describe('warmFonts', () => {
     warmFonts([[11.25, 400, false, 'chat-mono']]);
     runIdle();
     expect(fonts).toEqual(['400 11.25px ui-monospace, monospace']);
+  });
+});
+
+describe('warmOrder', () => {
+  it('puts the first face of each family list, weight and style ahead of further sizes, keeping list order', () => {
+    const faces: FontFace[] = [
+      [10, 400, false, 'ui'],
+      [11, 400, false, 'ui'],
+      [11, 400, false, 'chat-mono'],
+      [12, 400, false, 'ui'],
+      [12, 700, false, 'ui'],
+      [13, 400, false, 'chat-mono'],
+      [14, 400, true, 'ui']
+    ];
+    expect(warmOrder(faces).map(faceKey)).toEqual(
+      ['ui|10|400|normal', 'chat-mono|11|400|normal', 'ui|12|700|normal', 'ui|14|400|italic', 'ui|11|400|normal', 'ui|12|400|normal', 'chat-mono|13|400|normal']
+    );
+  });
+  it('keeps every workspace face, the UI font first (the walk is measured in the first face)', () => {
+    const ordered = warmOrder(WORKSPACE_FONTS);
+    expect(new Set(ordered.map(faceKey))).toEqual(new Set(WORKSPACE_FONTS.map(faceKey)));
+    expect(ordered).toHaveLength(WORKSPACE_FONTS.length);
+    expect(ordered[0][3]).toBe('ui');
   });
 });
