@@ -250,7 +250,7 @@ test('a search across the tree builds the listed sessions in the search workers:
   await expect(page.locator('main .row.highlight')).toBeVisible();
 });
 
-test('every font face the workspace draws is laid out ahead on the start page (font-warmup.ts)', async ({ page }) => {
+test('every font face the workspace draws for a dropped tree is resolved ahead (font-warmup.ts)', async ({ page }) => {
   await openApp(page);
   await pickFolder(page, TREE);
   await expect(entries(page).first()).toBeVisible();

@@ -59,9 +59,8 @@ export function warmMarkdown(): void {
 
 /** Unsanitized HTML for a Markdown source: from the worker, or from this thread where it cannot run. */
 export function markdownHtml(source: string): Promise<string> {
-  ensure();
-  if (failed || !api) return onPage(source);
-  const remote = api;
+  const remote = ensure();
+  if (!remote) return onPage(source);
   const id = nextId++;
   return new Promise<string>((resolve, reject) => {
     waiting.set(id, { source, resolve, reject });
