@@ -21,8 +21,11 @@ export const init: ClientInit = async () => {
   if (typeof Worker === 'undefined') return;
   void engineClient();
   // Only a head start: whatever goes wrong here, the page's own load still runs (and says why).
+  let linked = false;
   try {
-    startEarlyLoad(initialSource(location).source, base);
+    const { source } = initialSource(location);
+    linked = source !== null;
+    startEarlyLoad(source, base);
   } catch {
     /* the Viewer loads the link itself */
   }
@@ -30,14 +33,15 @@ export const init: ClientInit = async () => {
   holdLongUrl();
   await macrotask();
   primeTheme();
-  // The workspace's font sizes, resolved one an idle callback from here on (font-warmup.ts): the
+  // The workspace's font sizes, resolved in idle callbacks from here on (font-warmup.ts): the
   // first layout that meets a new size asks fontconfig for it. Left to the first screen, that
   // was 20–30 ms of a big drop's first list layout and 27–66 ms of a linked session's first
   // rows' layout at 4× CPU (traces); at 1× a linked boot's idle gaps, while the worker parses,
   // take 10–14 of them before the first rows. At 4× the boot has no idle period before its first
   // rows (traced: none), so they come after; run as plain tasks instead, they went ahead of the
   // first row and delayed it about as much as they took out of its layout. (In boot A/Bs at 4×
-  // the longest task moved by -18 to +31 ms: within the noise.)
-  warmFonts();
+  // the longest task moved by -18 to +31 ms: within the noise.) On the start page they fill
+  // its idle periods; with a link, whose load runs before the page says so, one a callback.
+  warmFonts(undefined, { fill: !linked });
   await macrotask();
 };

@@ -1,7 +1,8 @@
-// The font warm-up resolves each face through a canvas, one an idle callback, and lays out
+// The font warm-up resolves each face through a canvas, one lookup an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPECIMEN, WALK_SPECIMEN, WORKSPACE_FONTS, faceKey, warmFonts, warmOrder, type FontFace } from './font-warmup.ts';
+import { holdIdleWork } from '$lib/state/idle-work';
+import { LATIN, MARKS, WALK_SPECIMEN, WARM_MARK, WORKSPACE_FONTS, faceKey, familyNames, warmFonts, warmOrder, warmSteps, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
 let fonts: string[];
@@ -35,24 +36,67 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  performance.clearMarks(WARM_MARK);
   for (const k of ['requestIdleCallback', 'document', 'getComputedStyle']) delete (globalThis as Record<string, unknown>)[k];
 });
 
 /** Runs the idle callbacks queued so far; how many there were. */
-const runIdle = () => {
+const runIdle = (deadline?: { timeRemaining: () => number }) => {
   const due = idle.splice(0);
-  for (const f of due) f();
+  for (const f of due) (f as (d?: unknown) => void)(deadline);
   return due.length;
 };
 
+describe('warmSteps', () => {
+  const families = { ui: 'system-ui, sans-serif', mono: 'ui-monospace, monospace', 'chat-mono': "ui-monospace, 'Liberation Mono', monospace" };
+
+  it("resolves a group's first face one name at a time, shortest tail first, then its text and each mark alone", () => {
+    expect(warmSteps([[12.75, 700, false, 'chat-mono']], families)).toEqual([
+      ['700 12.75px monospace', 'L'],
+      ["700 12.75px 'Liberation Mono', monospace", 'L'],
+      ["700 12.75px ui-monospace, 'Liberation Mono', monospace", LATIN],
+      ...MARKS.map((m) => ["700 12.75px ui-monospace, 'Liberation Mono', monospace", m])
+    ]);
+  });
+
+  it('measures a further size of a group in two steps, and the walk only in the UI groups', () => {
+    const steps = warmSteps(
+      [
+        [10.8, 600, false, 'ui'],
+        [14.0625, 400, true, 'ui'],
+        [11.25, 400, false, 'mono'],
+        [12, 600, false, 'ui']
+      ],
+      families
+    );
+    const italic = 'italic 400 14.0625px system-ui, sans-serif';
+    expect(steps.filter(([, text]) => text === WALK_SPECIMEN)).toEqual([['600 10.8px system-ui, sans-serif', WALK_SPECIMEN], [italic, WALK_SPECIMEN]]);
+    expect(steps.filter(([font]) => font.startsWith('italic'))).toEqual([
+      ['italic 400 14.0625px sans-serif', 'L'],
+      [italic, LATIN],
+      ...MARKS.map((m) => [italic, m]),
+      [italic, WALK_SPECIMEN]
+    ]);
+    expect(steps.slice(-2)).toEqual([
+      ['600 12px system-ui, sans-serif', LATIN],
+      ['600 12px system-ui, sans-serif', MARKS.join(' ')]
+    ]);
+  });
+
+  it('splits a family list into its names, a quoted name whole', () => {
+    expect(familyNames(` "Fira, Code" , 'Liberation Mono',monospace `)).toEqual(['"Fira, Code"', "'Liberation Mono'", 'monospace']);
+    expect(familyNames('')).toEqual([]);
+  });
+});
+
 describe('warmFonts', () => {
-  it('resolves every face, one an idle callback, in the families the workspace draws with', () => {
+  it('makes one step an idle callback, in the families the workspace draws with, laying out nothing', () => {
     const faces: FontFace[] = [
       [10.8, 600, false, 'ui'],
-      [14.0625, 400, true, 'ui'],
-      [11.25, 400, false, 'mono'],
       [12.75, 700, false, 'chat-mono']
     ];
+    const steps = warmSteps(faces, { ui: 'system-ui, sans-serif', mono: 'ui-monospace, monospace', 'chat-mono': "ui-monospace, 'Liberation Mono', monospace" });
+    pageState.state = 'empty';
     warmFonts(faces);
     expect(fonts).toEqual([]);
     let callbacks = 0;
@@ -60,38 +104,70 @@ describe('warmFonts', () => {
       callbacks += runIdle();
       expect(fonts.length).toBe(callbacks);
     }
-    expect(fonts).toEqual([
-      '600 10.8px system-ui, sans-serif',
-      'italic 400 14.0625px system-ui, sans-serif',
-      '400 11.25px ui-monospace, monospace',
-      "700 12.75px ui-monospace, 'Liberation Mono', monospace"
-    ]);
-    expect(measured).toBe(4);
-    expect(measuredText).toEqual(Array(4).fill(SPECIMEN));
+    expect(fonts).toEqual(steps.map(([font]) => font));
+    expect(measuredText).toEqual(steps.map(([, text]) => text));
     expect(appended).not.toHaveBeenCalled();
   });
 
-  it('on an empty page, the first face also meets a character the UI font may lack; during a load it does not', () => {
-    const faces: FontFace[] = [
-      [10.8, 600, false, 'ui'],
-      [11.25, 400, false, 'ui']
-    ];
+  it('skips the walk once a load has started, without spending an idle callback on it', () => {
+    const faces: FontFace[] = [[10.8, 600, false, 'ui']];
+    warmFonts(faces);
+    let callbacks = 0;
+    while (idle.length) callbacks += runIdle();
+    expect(measuredText).not.toContain(WALK_SPECIMEN);
+    expect(measuredText).toEqual([...warmSteps(faces, { ui: 'system-ui, sans-serif', mono: 'x', 'chat-mono': 'x' }).map(([, t]) => t)].filter((t) => t !== WALK_SPECIMEN));
+    expect(callbacks).toBe(measured);
+  });
+
+  it('on the start page fills each idle period, a step at a time while it has room; during a load, one step a callback', () => {
+    const faces: FontFace[] = [[12.75, 700, false, 'chat-mono']];
+    const total = warmSteps(faces, { ui: 'x', mono: 'x', 'chat-mono': "ui-monospace, 'Liberation Mono', monospace" }).length;
     pageState.state = 'empty';
     warmFonts(faces);
-    while (idle.length) runIdle();
-    expect(measuredText).toEqual([SPECIMEN + WALK_SPECIMEN, SPECIMEN]);
-    measuredText = [];
+    // The time left after each step: a further step starts only while more than 4 ms are left.
+    const left = [9, 5, 3, 50];
+    runIdle({ timeRemaining: () => left.shift() ?? 0 });
+    expect(measured).toBe(3);
     pageState.state = 'loading';
+    runIdle({ timeRemaining: () => 50 });
+    expect(measured).toBe(4);
+    while (idle.length) runIdle({ timeRemaining: () => 50 });
+    expect(measured).toBe(total);
+    expect(performance.getEntriesByName(WARM_MARK)).toHaveLength(1);
+  });
+
+  it('spends at most its budget of one idle period, and fills none when told a link is loading', () => {
+    const faces: FontFace[] = [[12.75, 700, false, 'chat-mono']];
+    pageState.state = 'empty';
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
     warmFonts(faces);
-    while (idle.length) runIdle();
-    expect(measuredText).toEqual([SPECIMEN, SPECIMEN]);
+    // A 50 ms idle period; each step "takes" 10 ms: steps start at 0, 10 and 20 ms, not at 30 (the budget is 25).
+    runIdle({ timeRemaining: () => 50 });
+    expect(measured).toBe(3);
+    now.mockRestore();
+    measured = 0;
+    idle = [];
+    warmFonts(faces, { fill: false });
+    runIdle({ timeRemaining: () => 50 });
+    expect(measured).toBe(1);
+  });
+
+  it('makes no step while a big load holds idle work, and goes on once it is released', () => {
+    const release = holdIdleWork();
+    warmFonts([[10.8, 600, false, 'ui']]);
+    for (let i = 0; i < 5; i++) expect(runIdle()).toBe(1);
+    expect(measured).toBe(0);
+    release();
+    runIdle();
+    expect(measured).toBe(1);
   });
 
   it('draws the chat monospace faces in --mono where the page has no --chat-mono', () => {
     delete vars['--chat-mono'];
     warmFonts([[11.25, 400, false, 'chat-mono']]);
-    runIdle();
-    expect(fonts).toEqual(['400 11.25px ui-monospace, monospace']);
+    while (idle.length) runIdle();
+    expect(new Set(fonts)).toEqual(new Set(['400 11.25px monospace', '400 11.25px ui-monospace, monospace']));
   });
 });
 

@@ -3,10 +3,13 @@
 // family, style and size the first time it lays one out, a synchronous IPC: 4–6 ms a size on this
 // machine in an isolated page, 7–14 ms while a load keeps the browser busy. The workspace's first
 // screen brought 17 at once, so its first layout was a 28–44 ms part of one 70–85 ms task after a
-// big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved one per idle
-// callback, through the start page, a linked session's boot and a load. The list is the
-// workspace's computed fonts as they are; tests/e2e/projects.spec.ts and chat.spec.ts fail when a
-// style change draws one not in it.
+// big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved in steps of one
+// lookup each (warmSteps), in idle callbacks: through the start page (filling each idle period),
+// a linked session's boot and a folder's walk (one a callback), not while a big session parses
+// (state/idle-work.ts). The list is the workspace's computed fonts as they are;
+// tests/e2e/projects.spec.ts and chat.spec.ts fail when a style change draws one not in it.
+
+import { idleWorkHeld } from '$lib/state/idle-work';
 
 /** Which family list a face is drawn in: the page's (body), `--mono` (code outside the chat), or
  *  `--chat-mono` (the chat's code and tool output). The two monospace lists resolve to different
@@ -66,18 +69,21 @@ export const WORKSPACE_FONTS: FontFace[] = [
 /** The key a computed style gives for a face (what the e2e test compares). */
 export const faceKey = ([px, weight, italic, stack]: FontFace) => `${stack}|${Math.round(px * 100) / 100}|${weight}|${italic ? 'italic' : 'normal'}`;
 
-/** What each face measures: Latin text and the workspace's own marks. No character outside the
- *  installed fonts: its system fallback (fontconfig's sort of every font, in the browser process)
- *  took 60–88 ms a face while a 100 MB load kept the browser busy (--case session --profile), and
- *  Chromium does not keep a fallback that found no font, so it bought nothing for later. */
-export const SPECIMEN = 'Loupe 0123 ~ · — → ✓ ▾ ↳';
+/** What each face measures: Latin text, then the workspace's own marks (each of which the
+ *  first font of a list may lack, so each may walk on). No character outside the installed fonts:
+ *  its system fallback (fontconfig's sort of every font, in the browser process) took 60–88 ms a
+ *  face while a 100 MB load kept the browser busy (--case session --profile), and Chromium does
+ *  not keep a fallback that found no font, so it bought nothing for later. */
+export const LATIN = 'Loupe 0123 ~';
+export const MARKS = ['·', '—', '→', '✓', '▾', '↳'];
 
-/** Measured once, in the first face, while the page is still empty: a CJK character, missing from
- *  most UI fonts. Text the UI font lacks makes Chromium walk the rest of the list and its default
- *  fonts (Times New Roman, sans-serif, Sans: synchronous lookups the first time) and then ask for
- *  a system fallback; in a 100 MB session's first chat frame that was 10–30 ms of a 50–63 ms task
- *  (traces, issue 25). The walk is kept; a fallback that found no font is not, and during a load
- *  its lookup took 60–88 ms, so this one is made only before a load starts. */
+/** Measured while the page is still empty, in the first face of each weight and style of the UI
+ *  list: a CJK character, missing from most UI fonts. Text the list lacks makes Chromium walk
+ *  the rest of the list and its default fonts (Times New Roman, sans-serif, Sans: synchronous
+ *  lookups the first time, for each weight and style) and then ask for a system fallback; in a
+ *  100 MB session's first chat frame that was 10–30 ms of a 50–63 ms task, and 13 ms of a 1 GB
+ *  tree's first listing (traces, issue 25). The walk is kept; a fallback that found no font is
+ *  not, and during a load its lookup took 60–88 ms, so this one is made only before a load. */
 export const WALK_SPECIMEN = '数';
 
 /** The faces in the order they are resolved: the first of each family list, weight and style
@@ -97,29 +103,113 @@ export function warmOrder(faces: FontFace[]): FontFace[] {
   return [...first, ...rest];
 }
 
-/** Resolves each face once, one an idle callback. Through a canvas's measureText, not a hidden
+/** The names of a CSS font-family list, each as written (quotes kept; a quoted name may hold a comma). */
+export function familyNames(list: string): string[] {
+  const names: string[] = [];
+  let name = '';
+  let quote = '';
+  for (const c of list) {
+    if (quote) quote = c === quote ? '' : quote;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === ',') {
+      names.push(name.trim());
+      name = '';
+      continue;
+    }
+    name += c;
+  }
+  names.push(name.trim());
+  return names.filter((n) => n.length > 0);
+}
+
+/** One step of the warm-up: a canvas font and the text measured in it. */
+export type Step = [font: string, text: string];
+
+/** The steps that resolve `faces` (in that order), each meant to need at most one lookup the
+ *  browser has not made yet. The lookups are synchronous IPCs to the browser process, and while a
+ *  drop keeps it busy each takes 5–22 ms: a face resolved whole walked --chat-mono's names that
+ *  are not installed here (ui-monospace, SFMono-Regular, Menlo, Consolas), opened Liberation Mono,
+ *  then DejaVu Sans Mono and Times New Roman for the marks, in one 47–90 ms idle callback during a
+ *  1 GB tree's drop (traces, issue 25). So a group's first face is preceded by the list's tails,
+ *  shortest first (each adds one name to what is resolved; a name found missing is kept for every
+ *  size of that weight and style), and its marks are measured one a step. A UI group's first face
+ *  also measures WALK_SPECIMEN, which warmFonts makes only on an empty page. */
+export function warmSteps(faces: FontFace[], families: Record<Stack, string>): Step[] {
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  for (const [px, weight, italic, stack] of faces) {
+    const font = (list: string) => `${italic ? 'italic ' : ''}${weight} ${px}px ${list}`;
+    const list = families[stack];
+    const group = `${stack}|${weight}|${italic}`;
+    if (seen.has(group)) {
+      steps.push([font(list), LATIN], [font(list), MARKS.join(' ')]);
+      continue;
+    }
+    seen.add(group);
+    const names = familyNames(list);
+    for (let i = names.length - 1; i > 0; i--) steps.push([font(names.slice(i).join(', ')), 'L']);
+    steps.push([font(list), LATIN], ...MARKS.map((m): Step => [font(list), m]));
+    if (stack === 'ui') steps.push([font(list), WALK_SPECIMEN]);
+  }
+  return steps;
+}
+
+/** The performance mark made when every step is done. */
+export const WARM_MARK = 'loupe:fonts-warm';
+/** What an idle period must still have for a further step on the start page… */
+const IDLE_MARGIN_MS = 4;
+/** …and the most one callback spends there: an idle period with no frame due runs to 50 ms, and
+ *  a task that comes meanwhile (a drop) would wait for the rest of it. Not less: with 8 ms the
+ *  steps ended 0.78–1.05 s after navigation rather than 0.67–0.91 (idle periods here are mostly a
+ *  frame's), and a load picked at once meets more of them undone. */
+const FILL_BUDGET_MS = 25;
+
+/** Makes the steps in idle callbacks: on the start page (`fill`, and data-state still `empty`)
+ *  as many as FILL_BUDGET_MS and the idle period have room for (all of them 0.4–0.55 s after the
+ *  first here; one a callback, they had run on into a load made at once), otherwise one a
+ *  callback (a linked session's boot passes `fill: false`: its load runs before the page says so). Through a canvas's measureText, not a hidden
  *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
  *  came during a load took the load's layout work into its task (a face and the walk's first
  *  listing: 56–67 ms, --case projects --profile), and the warm-up had to stop at the first load,
  *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
  *  the same font cache and lays out nothing, so it runs on through a load. */
-export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS)): void {
-  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
+export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill = true }: { fill?: boolean } = {}): void {
+  const idle = (f: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const ctx = document.createElement('canvas').getContext('2d');
   if (!ctx) return;
-  let families: Record<Stack, string> | null = null;
+  let steps: Step[] | null = null;
   let at = 0;
-  const step = () => {
+  // The walk's specimen only on a page with no load yet (WALK_SPECIMEN), and no idle callback spent on one skipped.
+  const skipWalks = (steps: Step[]) => {
+    if (document.documentElement.dataset.state !== 'empty') while (at < steps.length && steps[at][1] === WALK_SPECIMEN) at++;
+  };
+  const step = (deadline?: IdleDeadline) => {
     // The families as the workspace's text resolves them: the body's, --mono and --chat-mono.
-    if (!families) {
+    if (!steps) {
       const root = getComputedStyle(document.documentElement);
       const mono = root.getPropertyValue('--mono').trim();
-      families = { ui: getComputedStyle(document.body).fontFamily, mono, 'chat-mono': root.getPropertyValue('--chat-mono').trim() || mono };
+      const families = { ui: getComputedStyle(document.body).fontFamily, mono, 'chat-mono': root.getPropertyValue('--chat-mono').trim() || mono };
+      steps = warmSteps(faces, families);
     }
-    const [px, weight, italic, stack] = faces[at++];
-    ctx.font = `${italic ? 'italic ' : ''}${weight} ${px}px ${families[stack]}`;
-    ctx.measureText(at === 1 && stack === 'ui' && document.documentElement.dataset.state === 'empty' ? SPECIMEN + WALK_SPECIMEN : SPECIMEN);
-    if (at < faces.length) idle(step);
+    // Not while a big load parses (idle-work.ts): a lookup then waits for a core.
+    if (idleWorkHeld()) {
+      idle(step);
+      return;
+    }
+    // On the start page, as many steps as the budget and the idle period have room for (a step
+    // past either is one lookup); once a load has started, one a callback.
+    const started = performance.now();
+    const room = () => fill && document.documentElement.dataset.state === 'empty' && performance.now() - started < FILL_BUDGET_MS && (deadline?.timeRemaining() ?? 0) > IDLE_MARGIN_MS;
+    do {
+      skipWalks(steps);
+      if (at === steps.length) break;
+      const [font, text] = steps[at++];
+      ctx.font = font;
+      ctx.measureText(text);
+    } while (room());
+    skipWalks(steps);
+    if (at < steps.length) idle(step);
+    else performance.mark(WARM_MARK);
   };
   if (faces.length) idle(step);
 }
