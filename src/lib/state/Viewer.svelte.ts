@@ -25,6 +25,7 @@ import { Throttle } from './throttle.ts';
 import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
 import { warmMarkdown } from './markdown-client.ts';
+import { holdIdleWork } from './idle-work.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -47,7 +48,8 @@ const PREHASH_MAX_BYTES = 512 * 1024 * 1024;
 
 /** Sessions after the open one that a scanned drop builds ahead, at idle. */
 const PREFETCH_AHEAD = 2;
-/** Loads of at least this many bytes start the Markdown worker while they parse (markdown-client.ts). */
+/** Loads of at least this many bytes start the Markdown worker while they parse (markdown-client.ts),
+ *  and, when they are one session's files, hold idle work until they are done (idle-work.ts). */
 const WARM_MARKDOWN_BYTES = 8 * 1024 * 1024;
 
 export class Viewer {
@@ -138,6 +140,7 @@ export class Viewer {
     this.walked = null;
     this.#unreadable = [];
     const started = performance.now();
+    let release: (() => void) | null = null;
     try {
       // Only a cached source waits for IndexedDB; everything else loads without it.
       const cache = source.kind === 'cached' ? await this.#openCache() : null;
@@ -149,6 +152,10 @@ export class Viewer {
       // Parsing this takes a while: the chat's Markdown worker boots meanwhile, not beside its first frame.
       const bytes = files.reduce((n, f) => n + f.blob.size, 0);
       if (!early && bytes >= WARM_MARKDOWN_BYTES) warmMarkdown();
+      // And idle work that asks the browser for something waits for a big session's parse
+      // (idle-work.ts). Not for a big drop's (staged below): that lists from a scan first, its
+      // lists are drawn meanwhile, and the warm-up's steps during it were short (traces, issue 25).
+      if (!early && bytes >= WARM_MARKDOWN_BYTES && files.length <= STAGE_MIN_FILES) release = holdIdleWork();
       // A small drop is cached before it says ready: its files' hashes are taken while it parses.
       // (Not a link's early load: parsed already, it has nothing to overlap the hashing with.)
       if (!early && !cached && files.length <= PREHASH_MAX_FILES && bytes <= PREHASH_MAX_BYTES && canHash()) {
@@ -230,6 +237,8 @@ export class Viewer {
       if (!this.currentKey) this.list = [];
       this.error = e instanceof LoadError ? e.message : `Loupe could not open this: ${e instanceof Error ? e.message : String(e)}`;
       this.#setState('error');
+    } finally {
+      release?.();
     }
   }
 
