@@ -119,7 +119,7 @@ describe('warmFonts', () => {
     expect(callbacks).toBe(measured);
   });
 
-  it('on the start page fills each idle period, a step at a time while it has room; during a load, one step a callback', () => {
+  it('with no load running fills each idle period, a step at a time while it has room; during a load, one step a callback', () => {
     const faces: FontFace[] = [[12.75, 700, false, 'chat-mono']];
     const total = warmSteps(faces, { ui: 'x', mono: 'x', 'chat-mono': "ui-monospace, 'Liberation Mono', monospace" }).length;
     pageState.state = 'empty';
@@ -131,12 +131,17 @@ describe('warmFonts', () => {
     pageState.state = 'loading';
     runIdle({ timeRemaining: () => 50 });
     expect(measured).toBe(4);
+    // A session shown: no load running, the idle period is filled again.
+    pageState.state = 'ready';
+    const left2 = [9, 3];
+    runIdle({ timeRemaining: () => left2.shift() ?? 0 });
+    expect(measured).toBe(6);
     while (idle.length) runIdle({ timeRemaining: () => 50 });
     expect(measured).toBe(total);
     expect(performance.getEntriesByName(WARM_MARK)).toHaveLength(1);
   });
 
-  it('spends at most its budget of one idle period, and fills none when told a link is loading', () => {
+  it('spends at most its budget of one idle period, and fills none on a page that a link is loading', () => {
     const faces: FontFace[] = [[12.75, 700, false, 'chat-mono']];
     pageState.state = 'empty';
     let clock = 0;

@@ -156,18 +156,20 @@ export function warmSteps(faces: FontFace[], families: Record<Stack, string>): S
 
 /** The performance mark made when every step is done. */
 export const WARM_MARK = 'loupe:fonts-warm';
-/** What an idle period must still have for a further step on the start page… */
+/** What an idle period must still have for a further step with no load running… */
 const IDLE_MARGIN_MS = 4;
-/** …and the most one callback spends there: an idle period with no frame due runs to 50 ms, and
- *  a task that comes meanwhile (a drop) would wait for the rest of it. Not less: with 8 ms the
+/** …and the most one callback spends then: an idle period with no frame due runs to 50 ms, and
+ *  a task that comes meanwhile (a drop, a click) would wait for the rest of it. Not less: with 8 ms the
  *  steps ended 0.78–1.05 s after navigation rather than 0.67–0.91 (idle periods here are mostly a
  *  frame's), and a load picked at once meets more of them undone. */
 const FILL_BUDGET_MS = 25;
 
-/** Makes the steps in idle callbacks: on the start page (`fill`, and data-state still `empty`)
- *  as many as FILL_BUDGET_MS and the idle period have room for (all of them 0.4–0.55 s after the
- *  first here; one a callback, they had run on into a load made at once), otherwise one a
- *  callback (a linked session's boot passes `fill: false`: its load runs before the page says so). Through a canvas's measureText, not a hidden
+/** Makes the steps in idle callbacks: with no load running (the start page, or a session shown)
+ *  as many as FILL_BUDGET_MS and the idle period have room for, during a load one a callback. On
+ *  the start page all of them were done 0.4–0.55 s after the first; one a callback, they ran on
+ *  into a load made at once, and took ~10 s after a linked boot (Chromium runs an idle callback
+ *  asked for in one idle period in the next, and with nothing to draw a period is 50 ms). A
+ *  linked boot passes `fill: false`: its load runs before the page says `loading`. Through a canvas's measureText, not a hidden
  *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
  *  came during a load took the load's layout work into its task (a face and the walk's first
  *  listing: 56–67 ms, --case projects --profile), and the warm-up had to stop at the first load,
@@ -183,6 +185,11 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   const skipWalks = (steps: Step[]) => {
     if (document.documentElement.dataset.state !== 'empty') while (at < steps.length && steps[at][1] === WALK_SPECIMEN) at++;
   };
+  // No load running: the start page (unless a link is loading before the page says so) or a shown session.
+  const filling = () => {
+    const state = document.documentElement.dataset.state;
+    return state === 'ready' || (fill && state === 'empty');
+  };
   const step = (deadline?: IdleDeadline) => {
     // The families as the workspace's text resolves them: the body's, --mono and --chat-mono.
     if (!steps) {
@@ -196,10 +203,10 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
       idle(step);
       return;
     }
-    // On the start page, as many steps as the budget and the idle period have room for (a step
-    // past either is one lookup); once a load has started, one a callback.
+    // With no load running, as many steps as the budget and the idle period have room for (a
+    // step past either is one lookup); while one runs, one a callback.
     const started = performance.now();
-    const room = () => fill && document.documentElement.dataset.state === 'empty' && performance.now() - started < FILL_BUDGET_MS && (deadline?.timeRemaining() ?? 0) > IDLE_MARGIN_MS;
+    const room = () => filling() && performance.now() - started < FILL_BUDGET_MS && (deadline?.timeRemaining() ?? 0) > IDLE_MARGIN_MS;
     do {
       skipWalks(steps);
       if (at === steps.length) break;
