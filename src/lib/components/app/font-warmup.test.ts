@@ -153,9 +153,13 @@ describe('warmFonts', () => {
     now.mockRestore();
     measured = 0;
     idle = [];
-    warmFonts(faces, { fill: false });
+    measuredText = [];
+    warmFonts([[10.8, 600, false, 'ui']], { fill: false });
     runIdle({ timeRemaining: () => 50 });
     expect(measured).toBe(1);
+    // Nor the walk: a link is loading.
+    while (idle.length) runIdle({ timeRemaining: () => 50 });
+    expect(measuredText).not.toContain(WALK_SPECIMEN);
   });
 
   it('makes no step while a big load holds idle work, and goes on once it is released', () => {

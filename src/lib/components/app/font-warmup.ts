@@ -181,9 +181,10 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   if (!ctx) return;
   let steps: Step[] | null = null;
   let at = 0;
-  // The walk's specimen only on a page with no load yet (WALK_SPECIMEN), and no idle callback spent on one skipped.
+  // The walk's specimen only on a page with no load yet (WALK_SPECIMEN; not while a link loads
+  // before the page says so), and no idle callback spent on one skipped.
   const skipWalks = (steps: Step[]) => {
-    if (document.documentElement.dataset.state !== 'empty') while (at < steps.length && steps[at][1] === WALK_SPECIMEN) at++;
+    if (!fill || document.documentElement.dataset.state !== 'empty') while (at < steps.length && steps[at][1] === WALK_SPECIMEN) at++;
   };
   // No load running: the start page (unless a link is loading before the page says so) or a shown session.
   const filling = () => {
