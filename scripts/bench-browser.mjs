@@ -911,6 +911,8 @@ async function main() {
     let longestAfter = 0;
     /** Each load's longest task [pick → ready, the 3 s after]: the line's verdict takes the worst. */
     const perLoad = [];
+    /** Each load's font warm-up end, ms from the pick (null: not done 3 s after ready). */
+    const fontsWarm = [];
     for (let run = 0; run < RUNS; run++) {
       if (run > 0 && run === RUNS - 1) {
         // The last load in a fresh context: the cached reopen below needs this page to persist the
@@ -937,8 +939,11 @@ async function main() {
         await new Promise((r) => setTimeout(r, 3000));
         const from = window.__pickAt ?? window.__loadStart;
         const after = window.__longtasks.filter(([start]) => start >= from);
-        return { toReady: after.filter(([start]) => start <= window.__readyAt).map(([, d]) => d), after: after.filter(([start]) => start > window.__readyAt).map(([, d]) => d) };
+        // When the font warm-up's last step ran (font-warmup.ts WARM_MARK), from the pick.
+        const warm = performance.getEntriesByName('loupe:fonts-warm')[0];
+        return { toReady: after.filter(([start]) => start <= window.__readyAt).map(([, d]) => d), after: after.filter(([start]) => start > window.__readyAt).map(([, d]) => d), warm: warm ? Math.round(warm.startTime - from) : null };
       });
+      fontsWarm.push(tasks.warm);
       if (prof) {
         const watched = () => ({ tasks: window.__longtasks, origin: window.__pickAt ?? window.__loadStart });
         const ready = await page.evaluate(() => window.__readyAt - (window.__pickAt ?? window.__loadStart));
@@ -1039,6 +1044,7 @@ async function main() {
       longestTaskMs: Math.round(longest),
       longestTaskAfterReadyMs: Math.round(longestAfter),
       longestTaskPerLoadMs: perLoad,
+      fontsWarmFromPickMs: fontsWarm,
       reopenMs: reopen,
       reopenRatio: +(reopen / load).toFixed(2),
       reopenRestored: restoredRuns.every(Boolean),
@@ -1081,6 +1087,7 @@ async function main() {
     console.log(`  worker read + JSON.parse (baseline) ${result.baselineMs} ms`);
     console.log(`  load until data-state=ready         ${load} ms   ratio ${result.loadRatio}× (target ≤ 3)   ${verdict(result.loadRatio <= 3)}`);
     console.log(`  longest main-thread task            ${result.longestTaskMs} ms (target ≤ 100)   ${verdict(result.longestTaskMs <= 100)}; in the 3 s after ready ${result.longestTaskAfterReadyMs} ms (per load, before / after ready: ${result.longestTaskPerLoadMs.map(([a, b]) => `${a} / ${b}`).join(', ')}); pick → ready + 3 s ${Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs)} ms (issue 25: ≤ 50)   ${verdict(Math.max(result.longestTaskMs, result.longestTaskAfterReadyMs) <= 50)}`);
+    console.log(`  … font warm-up done, ms from the pick, each load: ${result.fontsWarmFromPickMs.map((w) => (w === null ? 'not by ready + 3 s' : w)).join(', ')} (informational: what is not done by then, the first chat frame resolves)`);
     console.log(`  chat scroll, 2 s at 120 px/frame     p95 frame ${result.scrollFrameP95Ms} ms, worst ${result.scrollWorstFrameMs} ms, ${result.chatDomNodes} chat DOM nodes (< 2,000)   ${verdict(result.chatDomNodes < 2000)}`);
     console.log(`  reopen from cache after reload      ${reopen} ms   ratio ${result.reopenRatio}× of load (target ≤ 0.5, from the persisted row index: ${result.reopenRestored ? 'yes' : 'NO'})   ${verdict(result.reopenRatio <= 0.5)}`);
     console.log(`  row index persisted (worker)        ${result.indexWriteMs} ms in ${result.indexWriteChunks} chunks, longest put ${result.indexWriteLongestPutMs} ms (worker; the page never holds the rows)`);

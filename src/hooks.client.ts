@@ -41,7 +41,8 @@ export const init: ClientInit = async () => {
   // rows (traced: none), so they come after; run as plain tasks instead, they went ahead of the
   // first row and delayed it about as much as they took out of its layout. (In boot A/Bs at 4×
   // the longest task moved by -18 to +31 ms: within the noise.) On the start page they fill
-  // its idle periods; with a link, whose load runs before the page says so, one a callback.
+  // its idle periods; with a link, whose load runs before the page says so, they go one a
+  // callback until its session is shown.
   warmFonts(undefined, { fill: !linked });
   await macrotask();
 };

@@ -151,11 +151,13 @@ export class Viewer {
       if (!current()) return;
       // Parsing this takes a while: the chat's Markdown worker boots meanwhile, not beside its first frame.
       const bytes = files.reduce((n, f) => n + f.blob.size, 0);
-      if (!early && bytes >= WARM_MARKDOWN_BYTES) warmMarkdown();
-      // And idle work that asks the browser for something waits for a big session's parse
-      // (idle-work.ts). Not for a big drop's (staged below): that lists from a scan first, its
-      // lists are drawn meanwhile, and the warm-up's steps during it were short (traces, issue 25).
-      if (!early && bytes >= WARM_MARKDOWN_BYTES && files.length <= STAGE_MIN_FILES) release = holdIdleWork();
+      if (!early && bytes >= WARM_MARKDOWN_BYTES) {
+        warmMarkdown();
+        // And idle work that asks the browser for something waits for a big session's parse
+        // (idle-work.ts). Not for a big drop's (staged below): that lists from a scan first, its
+        // lists are drawn meanwhile, and the warm-up's steps during it were short (traces, issue 25).
+        if (files.length <= STAGE_MIN_FILES) release = holdIdleWork();
+      }
       // A small drop is cached before it says ready: its files' hashes are taken while it parses.
       // (Not a link's early load: parsed already, it has nothing to overlap the hashing with.)
       if (!early && !cached && files.length <= PREHASH_MAX_FILES && bytes <= PREHASH_MAX_BYTES && canHash()) {

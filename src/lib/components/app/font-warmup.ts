@@ -4,9 +4,9 @@
 // machine in an isolated page, 7–14 ms while a load keeps the browser busy. The workspace's first
 // screen brought 17 at once, so its first layout was a 28–44 ms part of one 70–85 ms task after a
 // big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved in steps of one
-// lookup each (warmSteps), in idle callbacks: through the start page (filling each idle period),
-// a linked session's boot and a folder's walk (one a callback), not while a big session parses
-// (state/idle-work.ts). The list is the workspace's computed fonts as they are;
+// lookup each (warmSteps), in idle callbacks: filling each idle period while no load runs (the
+// start page, a session shown), one a callback during a linked boot or a folder's walk, none
+// while a big session parses (state/idle-work.ts). The list is the workspace's computed fonts as they are;
 // tests/e2e/projects.spec.ts and chat.spec.ts fail when a style change draws one not in it.
 
 import { idleWorkHeld } from '$lib/state/idle-work';
@@ -154,14 +154,14 @@ export function warmSteps(faces: FontFace[], families: Record<Stack, string>): S
   return steps;
 }
 
-/** The performance mark made when every step is done. */
+/** The performance mark made when every step is done (bench:browser --case session reports it). */
 export const WARM_MARK = 'loupe:fonts-warm';
 /** What an idle period must still have for a further step with no load running… */
 const IDLE_MARGIN_MS = 4;
 /** …and the most one callback spends then: an idle period with no frame due runs to 50 ms, and
- *  a task that comes meanwhile (a drop, a click) would wait for the rest of it. Not less: with 8 ms the
- *  steps ended 0.78–1.05 s after navigation rather than 0.67–0.91 (idle periods here are mostly a
- *  frame's), and a load picked at once meets more of them undone. */
+ *  a task that comes meanwhile (a drop, a click) would wait for the rest of it. Not less: with
+ *  8 ms the steps ended 0.78–1.05 s after navigation rather than 0.67–0.91 (idle periods here
+ *  are mostly a frame's), and a load picked at once meets more of them undone. */
 const FILL_BUDGET_MS = 25;
 
 /** Makes the steps in idle callbacks: with no load running (the start page, or a session shown)
@@ -169,10 +169,12 @@ const FILL_BUDGET_MS = 25;
  *  the start page all of them were done 0.4–0.55 s after the first; one a callback, they ran on
  *  into a load made at once, and took ~10 s after a linked boot (Chromium runs an idle callback
  *  asked for in one idle period in the next, and with nothing to draw a period is 50 ms). A
- *  linked boot passes `fill: false`: its load runs before the page says `loading`. Through a canvas's measureText, not a hidden
- *  box's layout: a box's forced layout also lays out whatever the page has pending, so a step that
- *  came during a load took the load's layout work into its task (a face and the walk's first
- *  listing: 56–67 ms, --case projects --profile), and the warm-up had to stop at the first load,
+ *  linked boot passes `fill: false`: its load runs before the page says `loading`.
+ *
+ *  Through a canvas's measureText, not a hidden box's layout: a box's forced layout also lays
+ *  out whatever the page has pending, so a step that came during a load took the load's layout
+ *  work into its task (a face and the walk's first listing: 56–67 ms, --case projects
+ *  --profile), and the warm-up had to stop at the first load,
  *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
  *  the same font cache and lays out nothing, so it runs on through a load. */
 export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill = true }: { fill?: boolean } = {}): void {
@@ -181,15 +183,13 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   if (!ctx) return;
   let steps: Step[] | null = null;
   let at = 0;
-  // The walk's specimen only on a page with no load yet (WALK_SPECIMEN; not while a link loads
-  // before the page says so), and no idle callback spent on one skipped.
-  const skipWalks = (steps: Step[]) => {
-    if (!fill || document.documentElement.dataset.state !== 'empty') while (at < steps.length && steps[at][1] === WALK_SPECIMEN) at++;
-  };
-  // No load running: the start page (unless a link is loading before the page says so) or a shown session.
-  const filling = () => {
-    const state = document.documentElement.dataset.state;
-    return state === 'ready' || (fill && state === 'empty');
+  // The start page with no load yet (not a link loading before the page says so).
+  const startPage = () => fill && document.documentElement.dataset.state === 'empty';
+  // No load running: the start page or a shown session.
+  const filling = () => startPage() || document.documentElement.dataset.state === 'ready';
+  // The walk's specimen only on the start page (WALK_SPECIMEN), and no idle callback spent on one skipped.
+  const skipWalks = (all: Step[]) => {
+    if (!startPage()) while (at < all.length && all[at][1] === WALK_SPECIMEN) at++;
   };
   const step = (deadline?: IdleDeadline) => {
     // The families as the workspace's text resolves them: the body's, --mono and --chat-mono.
