@@ -267,6 +267,9 @@ test('expanding a group does not move the row under the pointer', async ({ page 
   const firstGroupTurn = async () => Number(/^c(\d+)/.exec((await page.locator('[data-row-kind=tool-group]').first().getAttribute('data-atom-uuid')) ?? '')?.[1] ?? 0);
   await expect.poll(firstGroupTurn).toBeGreaterThan(10);
   await expect(page.locator('[data-slot][data-placeholder="1"]')).toHaveCount(0);
+  // And their Markdown has come: a reply above the group turning from plain text to HTML changes
+  // its height, which moves the group whatever the click does (a 39 px move, once in a full run).
+  await expect(page.locator('main [data-md=plain]')).toHaveCount(0);
   const uuid = await page.locator('[data-row-kind=tool-group]').nth(2).getAttribute('data-atom-uuid');
   const head = page.locator(`[data-row-kind=tool-group][data-atom-uuid="${uuid}"] button[aria-expanded]`).first();
   await expect(head).toHaveAttribute('aria-expanded', 'false');

@@ -119,6 +119,29 @@ describe('scanInputs', () => {
 		expect(Math.max(...batches)).toBeLessThanOrEqual(30);
 	});
 
+	it('reads no file for firstListPauseMs after its first provisional listing, then goes on', async () => {
+		const events: [string, number][] = [];
+		const files = Array.from({ length: 4 }, (_, i) => {
+			const blob = new Blob([jsonl([user(`u${i}`, `prompt ${i}`, i, `S${i}`)])]);
+			const slice = blob.slice.bind(blob);
+			blob.slice = (...a: Parameters<Blob['slice']>) => {
+				events.push(['read', performance.now()]);
+				return slice(...a);
+			};
+			return { path: `proj/S${i}.jsonl`, blob };
+		});
+		const gapAfterFirstList = async (firstListPauseMs: number) => {
+			events.length = 0;
+			const { listing } = await scanInputs(files, { batchMs: 0, concurrency: 1, firstListPauseMs, onBatch: () => events.push(['list', performance.now()]) });
+			expect(listing.sessions).toHaveLength(4);
+			const at = events.findIndex(([kind]) => kind === 'list');
+			expect(events.filter(([kind]) => kind === 'list')).toHaveLength(4);
+			return events[at + 1][1] - events[at][1];
+		};
+		expect(await gapAfterFirstList(150)).toBeGreaterThanOrEqual(140);
+		expect(await gapAfterFirstList(0)).toBeLessThan(140);
+	});
+
 	it('never reads the tool-results side files of a session, and reports none of them', async () => {
 		const reads: string[] = [];
 		const counted = (path: string, text: string) => {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { folderOf, openScanIndex } from './scan-index';
+import { folderOf, openScanIndex, PART_ENTRIES } from './scan-index';
 
 const rec = (path: string, identity = `id:${path}`) => ({ identity, path, title: path });
 let n = 0;
@@ -33,6 +34,59 @@ describe('scan index', () => {
     await index.save([rec('p/new/1.jsonl'), rec('p/new/2.jsonl')]);
     expect(await index.lookup(['p/old'])).toEqual([]);
     expect(await index.lookup(['p/new'])).toHaveLength(2);
+    index.close();
+  });
+
+  it('stores a big folder in parts of at most PART_ENTRIES records, read back whole and in order', async () => {
+    const dbName = fresh();
+    const index = await openScanIndex<ReturnType<typeof rec>>({ dbName });
+    if (!index) throw new Error('no index');
+    const many = Array.from({ length: 2 * PART_ENTRIES + 5 }, (_, i) => rec(`p/big/${String(i).padStart(4, '0')}.jsonl`));
+    await index.save(many);
+    expect((await index.lookup(['p/big'])).map((r) => r.path)).toEqual(many.map((r) => r.path));
+    // A shorter save of the folder leaves none of the longer one's parts behind.
+    await index.save(many.slice(0, 3));
+    expect((await index.lookup(['p/big'])).map((r) => r.path)).toEqual(many.slice(0, 3).map((r) => r.path));
+    index.close();
+    const raw = await openDB(dbName);
+    const parts = await raw.getAll('parts');
+    raw.close();
+    expect(parts.map((p) => p.entries.length)).toEqual([3]);
+  });
+
+  it('writes each part in a transaction of its own', async () => {
+    const dbName = fresh();
+    const index = await openScanIndex<ReturnType<typeof rec>>({ dbName });
+    if (!index) throw new Error('no index');
+    const seen: number[] = [];
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'parts') seen.push((value as { entries: unknown[] }).entries.length);
+      return put.call(this, value, key);
+    };
+    try {
+      await index.save(Array.from({ length: 3 * PART_ENTRIES }, (_, i) => rec(`p/big/${i}.jsonl`)));
+    } finally {
+      IDBObjectStore.prototype.put = put;
+    }
+    expect(seen).toEqual([PART_ENTRIES, PART_ENTRIES, PART_ENTRIES]);
+    index.close();
+  });
+
+  it('opens a database of the whole-folder layout as empty, and saves into it', async () => {
+    const dbName = fresh();
+    const v1 = await openDB(dbName, 1, {
+      upgrade(d) {
+        d.createObjectStore('folders', { keyPath: 'folder' }).createIndex('savedAt', 'savedAt');
+      }
+    });
+    await v1.put('folders', { folder: 'p/a', savedAt: 1, entries: [rec('p/a/1.jsonl')] });
+    v1.close();
+    const index = await openScanIndex<ReturnType<typeof rec>>({ dbName });
+    if (!index) throw new Error('no index');
+    expect(await index.lookup(['p/a'])).toEqual([]);
+    await index.save([rec('p/a/2.jsonl')]);
+    expect((await index.lookup(['p/a'])).map((r) => r.path)).toEqual(['p/a/2.jsonl']);
     index.close();
   });
 });

@@ -2,9 +2,12 @@
 // IndexedDB database so that dropping the same ~/.claude/projects again lists it without reading
 // the files again (a file is reused only when its identity — path, size, modification time and
 // the model / scan versions — is unchanged; ingest/scan.ts defines it). The records are opaque
-// here. One record per folder, so reading or writing never moves one big value through the page at
-// once; the whole index is capped (MAX_ENTRIES files), oldest folders dropped first. Like the
-// session cache it is an optimisation that fails quietly: errors resolve to [] / nothing.
+// here. They are grouped by folder (one lookup per folder) and stored in parts of at most
+// PART_ENTRIES records, each written in its own transaction: a page writes them after a drop is
+// shown, and one folder of ~400 files cloned at once was a 50-70 ms task (issue 25). A small
+// record per folder (when it was saved, how many parts and files) is all the cap reads: the whole
+// index is capped (MAX_ENTRIES files), oldest folders dropped first. Like the session cache it is
+// an optimisation that fails quietly: errors resolve to [] / nothing.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 export interface ScanRecord {
@@ -12,19 +15,30 @@ export interface ScanRecord {
   path: string;
 }
 
-interface FolderRecord<T> {
+/** One folder's save: its parts are `[folder, 0]` … `[folder, parts - 1]` in `parts`. */
+interface FolderRecord {
   folder: string;
   savedAt: number;
+  parts: number;
+  entries: number;
+}
+
+interface PartRecord<T> {
+  folder: string;
+  part: number;
   entries: T[];
 }
 
 interface Schema<T> extends DBSchema {
-  folders: { key: string; value: FolderRecord<T>; indexes: { savedAt: number } };
+  folders: { key: string; value: FolderRecord; indexes: { savedAt: number } };
+  parts: { key: [string, number]; value: PartRecord<T> };
 }
 
 export const SCAN_DB_NAME = 'loupe-scan-index';
 /** About 1 KB a file: 50,000 files is some tens of MB at most, far inside any origin's quota. */
 export const MAX_ENTRIES = 50_000;
+/** Records per stored part: about 64 KB to clone per write, a few ms. */
+export const PART_ENTRIES = 64;
 
 /** A drop's folders as the index groups them: the first two path segments of each file's folder. */
 export function folderOf(path: string): string {
@@ -46,21 +60,29 @@ export async function openScanIndex<T extends ScanRecord>(opts: { dbName?: strin
   let db: IDBPDatabase<Schema<T>>;
   try {
     if (typeof indexedDB === 'undefined') return null;
-    db = await openDB<Schema<T>>(opts.dbName ?? SCAN_DB_NAME, 1, {
+    // Version 2 stores folders in parts; version 1's whole-folder records are dropped (a cache).
+    db = await openDB<Schema<T>>(opts.dbName ?? SCAN_DB_NAME, 2, {
       upgrade(d) {
+        for (const name of [...d.objectStoreNames]) d.deleteObjectStore(name);
         d.createObjectStore('folders', { keyPath: 'folder' }).createIndex('savedAt', 'savedAt');
+        d.createObjectStore('parts', { keyPath: ['folder', 'part'] });
       }
     });
   } catch {
     return null;
   }
+  // Every part of a folder, this one's and any a longer earlier save left.
+  const partsOf = (folder: string) => IDBKeyRange.bound([folder, 0], [folder, Infinity]);
   return {
     async lookup(folders) {
       const out: T[] = [];
       try {
         for (const folder of new Set(folders)) {
           const rec = await db.get('folders', folder);
-          if (rec) for (const e of rec.entries) out.push(e);
+          for (let part = 0; rec && part < rec.parts; part++) {
+            const stored = await db.get('parts', [folder, part]);
+            if (stored) for (const e of stored.entries) out.push(e);
+          }
         }
       } catch {
         return [];
@@ -76,22 +98,25 @@ export async function openScanIndex<T extends ScanRecord>(opts: { dbName?: strin
         list.push(r);
       }
       try {
-        // One folder per transaction: each write serializes one folder's records, a short task.
-        for (const [folder, entries] of by) await db.put('folders', { folder, savedAt: now(), entries });
-        const all = await db.getAllKeysFromIndex('folders', 'savedAt');
-        let total = 0;
-        const sizes: [string, number][] = [];
-        for (const key of all.reverse()) {
-          const rec = await db.get('folders', key);
-          const n = rec?.entries.length ?? 0;
-          sizes.push([key, n]);
-          total += n;
+        for (const [folder, entries] of by) {
+          // The folder's record goes first and its old parts with it: a save cut short leaves
+          // the folder out of the index, never an older save's parts read as this one's.
+          await db.delete('folders', folder);
+          await db.delete('parts', partsOf(folder));
+          const parts = Math.ceil(entries.length / PART_ENTRIES);
+          for (let part = 0; part < parts; part++) {
+            await db.put('parts', { folder, part, entries: entries.slice(part * PART_ENTRIES, (part + 1) * PART_ENTRIES) });
+          }
+          await db.put('folders', { folder, savedAt: now(), parts, entries: entries.length });
         }
-        // Newest first in `sizes`: drop from the oldest end until under the cap.
+        // Newest first: drop from the oldest end until under the cap.
+        const sizes = (await db.getAllFromIndex('folders', 'savedAt')).reverse();
+        let total = sizes.reduce((n, r) => n + r.entries, 0);
         while (total > max && sizes.length > 1) {
-          const [key, n] = sizes.pop() as [string, number];
-          await db.delete('folders', key);
-          total -= n;
+          const old = sizes.pop() as FolderRecord;
+          await db.delete('folders', old.folder);
+          await db.delete('parts', partsOf(old.folder));
+          total -= old.entries;
         }
       } catch {
         // A full disk or a closed database costs the next drop its speed-up, nothing else.

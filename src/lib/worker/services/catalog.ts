@@ -5,7 +5,7 @@
 // services read it through `Listing` (types.ts) and hear of every change through onChange.
 import { loadListed } from '../../ingest/listed.ts';
 import type { LoadedSession } from '../../ingest/types.ts';
-import { scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../../ingest/scan.ts';
+import { FIRST_LIST_PAUSE_MS, scanInputs, storedScans, type FileScan, type ScanListing, type ScannedSession, type StoredScan } from '../../ingest/scan.ts';
 import { normPath } from '../../ingest/paths.ts';
 import type { InputFile, ListSnapshot } from '../protocol.ts';
 import { entryOfScan } from './summaries.ts';
@@ -86,7 +86,8 @@ export class Catalog implements Listing {
     const { listing, scans, identities, reused } = await scanInputs(files, {
       signal,
       known,
-      onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal }))
+      onBatch: onList && ((l, filesDone, filesTotal) => onList({ entries: l.sessions.map(entryOfScan), filesDone, filesTotal })),
+      firstListPauseMs: FIRST_LIST_PAUSE_MS
     });
     this.#scanStats = { ms: performance.now() - started, files: files.length, reused };
     this.#lastScan = { scans, identities, stored: null };
