@@ -19,7 +19,7 @@ vi.mock('./idle-work.ts', async (real) => {
   };
 });
 const { Viewer } = await import('./Viewer.svelte.ts');
-const { idleWorkHeld } = await import('./idle-work.ts');
+const { idleWorkHeld, idleWorkHurried, idleWorkStarted } = await import('./idle-work.ts');
 
 /** A session of `turns` turns, each answer `answerBytes` long. */
 function session(turns: number, answerBytes: number): string {
@@ -52,6 +52,30 @@ describe('Viewer.load', () => {
     expect(heldDuringLoad).toBe(true);
     expect(calls).toEqual({ warm: 1, holds: 1, released: 1 });
     expect(idleWorkHeld()).toBe(false);
+  });
+
+  it('once such a session is parsed, draws it only after the idle work it held is done', async () => {
+    const viewer = new Viewer();
+    const finish = idleWorkStarted();
+    const load = viewer.load({ kind: 'files', files: [{ path: 's-big.jsonl', blob: new Blob([session(100, 90_000)]) }] });
+    await vi.waitFor(() => expect(idleWorkHurried()).toBe(true), { timeout: 10_000 });
+    // Parsed and released, not drawn: the work fills idle periods now, the hold lifted.
+    expect(calls.released).toBe(1);
+    expect(idleWorkHeld()).toBe(false);
+    expect(viewer.current).toBeNull();
+    expect(viewer.state).toBe('loading');
+    finish();
+    await load;
+    expect(viewer.state).toBe('ready');
+    expect(idleWorkHurried()).toBe(false);
+  });
+
+  it('a small session does not wait for idle work', async () => {
+    const viewer = new Viewer();
+    const finish = idleWorkStarted();
+    await viewer.load({ kind: 'files', files: [{ path: 's-small.jsonl', blob: new Blob([session(3, 100)]) }] });
+    expect(viewer.state).toBe('ready');
+    finish();
   });
 
   it('for a drop of many files as big, starts the Markdown worker but holds nothing (a scan lists it first)', async () => {

@@ -25,7 +25,7 @@ import { Throttle } from './throttle.ts';
 import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
 import { warmMarkdown } from './markdown-client.ts';
-import { holdIdleWork } from './idle-work.ts';
+import { holdIdleWork, hurryIdleWork } from './idle-work.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -51,6 +51,15 @@ const PREFETCH_AHEAD = 2;
 /** Loads of at least this many bytes start the Markdown worker while they parse (markdown-client.ts),
  *  and, when they are one session's files, hold idle work until they are done (idle-work.ts). */
 const WARM_MARKDOWN_BYTES = 8 * 1024 * 1024;
+/** The longest a held load's first frame waits for the idle work it held (the font warm-up's rest:
+ *  ~190 steps of one lookup, each well under a ms once the parse no longer holds the cores). */
+const HURRY_MAX_MS = 500;
+
+/** Runs `run` in the page's next idle period (at most 2 s on). */
+function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
+}
 
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */
@@ -196,6 +205,12 @@ export class Viewer {
           ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
           : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       listing.cancel();
+      // Parsed: what the hold kept back is done now, before the first frame would do it (idle-work.ts).
+      if (release) {
+        release();
+        release = null;
+        await hurryIdleWork(HURRY_MAX_MS);
+      }
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;
@@ -225,7 +240,12 @@ export class Viewer {
       this.loadMs = performance.now() - started;
       this.restored = !!outcome.restored;
       this.#setState('ready');
-      if (source.kind !== 'cached') void this.#remember(outcome.sessions.filter((x) => !first.includes(x)), files, shown);
+      // Storing the rest (other sessions, the shown one's row index) is idle work: at ready it
+      // took turns on the cores with the first chat frames (traces of a 100 MB load, issue 25).
+      if (source.kind !== 'cached') {
+        const rest = outcome.sessions.filter((x) => !first.includes(x));
+        whenIdle(() => void this.#remember(rest, files, shown));
+      }
       else if (!outcome.restored) void this.#persistIndex(outcome.sessions[0].key);
       if (outcome.scanned) {
         void this.#rememberScans(api, generation);
@@ -301,10 +321,7 @@ export class Viewer {
    */
   #prefetchAfter(api: EngineApi, key: string): void {
     const next = keysAfter(this.shownOrder(), key, PREFETCH_AHEAD);
-    if (!next.length) return;
-    const run = () => void api.prefetch(next).catch(() => undefined);
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
-    else setTimeout(run, 200);
+    if (next.length) whenIdle(() => void api.prefetch(next).catch(() => undefined));
   }
 
   /** Full rows [from, to) of the open chat. */

@@ -1,7 +1,7 @@
 // The font warm-up resolves each face through a canvas, one lookup an idle callback, and lays out
 // nothing of the page (a forced layout during a load took the load's layout into its task).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { holdIdleWork } from '$lib/state/idle-work';
+import { holdIdleWork, hurryIdleWork } from '$lib/state/idle-work';
 import { LATIN, MARKS, WALK_SPECIMEN, WARM_MARK, WORKSPACE_FONTS, faceKey, familyNames, warmFonts, warmOrder, warmSteps, type FontFace } from './font-warmup.ts';
 
 let idle: (() => void)[];
@@ -36,6 +36,10 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  // Each test's warm-up runs to its end: an unfinished one would stay undone work for a later
+  // test's hurryIdleWork to wait on.
+  pageState.state = 'ready';
+  while (idle.length) runIdle({ timeRemaining: () => 50 });
   performance.clearMarks(WARM_MARK);
   for (const k of ['requestIdleCallback', 'document', 'getComputedStyle']) delete (globalThis as Record<string, unknown>)[k];
 });
@@ -151,8 +155,8 @@ describe('warmFonts', () => {
     runIdle({ timeRemaining: () => 50 });
     expect(measured).toBe(3);
     now.mockRestore();
+    while (idle.length) runIdle({ timeRemaining: () => 50 });
     measured = 0;
-    idle = [];
     measuredText = [];
     warmFonts([[10.8, 600, false, 'ui']], { fill: false });
     runIdle({ timeRemaining: () => 50 });
@@ -170,6 +174,23 @@ describe('warmFonts', () => {
     release();
     runIdle();
     expect(measured).toBe(1);
+  });
+
+  it('hurried once the held load is parsed, fills its idle periods during the load and ends the hurry when done', async () => {
+    const release = holdIdleWork();
+    warmFonts([[10.8, 600, false, 'ui'], [13, 400, false, 'ui']]);
+    const total = warmSteps(warmOrder([[10.8, 600, false, 'ui'], [13, 400, false, 'ui']]), { ui: 'system-ui, sans-serif', mono: '', 'chat-mono': '' }).filter(([, t]) => t !== WALK_SPECIMEN).length;
+    runIdle({ timeRemaining: () => 40 });
+    expect(measured).toBe(0);
+    release();
+    let hurried = false;
+    const hurry = hurryIdleWork(10_000).then(() => (hurried = true));
+    runIdle({ timeRemaining: () => 40 });
+    // The whole rest in one idle period, though the page still says loading.
+    expect(pageState.state).toBe('loading');
+    expect(measured).toBe(total);
+    await hurry;
+    expect(hurried).toBe(true);
   });
 
   it('draws the chat monospace faces in --mono where the page has no --chat-mono', () => {

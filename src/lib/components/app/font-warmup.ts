@@ -6,10 +6,11 @@
 // big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved in steps of one
 // lookup each (warmSteps), in idle callbacks: filling each idle period while no load runs (the
 // start page, a session shown), one a callback during a linked boot or a folder's walk, none
-// while a big session parses (state/idle-work.ts). The list is the workspace's computed fonts as they are;
+// while a big session parses, and all that is left once it is parsed, before it is drawn
+// (state/idle-work.ts). The list is the workspace's computed fonts as they are;
 // tests/e2e/projects.spec.ts and chat.spec.ts fail when a style change draws one not in it.
 
-import { idleWorkHeld } from '$lib/state/idle-work';
+import { idleWorkHeld, idleWorkHurried, idleWorkStarted } from '$lib/state/idle-work';
 
 /** Which family list a face is drawn in: the page's (body), `--mono` (code outside the chat), or
  *  `--chat-mono` (the chat's code and tool output). The two monospace lists resolve to different
@@ -185,8 +186,9 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   let at = 0;
   // The start page with no load yet (not a link loading before the page says so).
   const startPage = () => fill && document.documentElement.dataset.state === 'empty';
-  // No load running: the start page or a shown session.
-  const filling = () => startPage() || document.documentElement.dataset.state === 'ready';
+  // No load running (the start page or a shown session), or a parsed load about to be drawn
+  // waits for the rest (idle-work.ts).
+  const filling = () => startPage() || document.documentElement.dataset.state === 'ready' || idleWorkHurried();
   // The walk's specimen only on the start page (WALK_SPECIMEN), and no idle callback spent on one skipped.
   const skipWalks = (all: Step[]) => {
     if (!startPage()) while (at < all.length && all[at][1] === WALK_SPECIMEN) at++;
@@ -199,7 +201,8 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
       const families = { ui: getComputedStyle(document.body).fontFamily, mono, 'chat-mono': root.getPropertyValue('--chat-mono').trim() || mono };
       steps = warmSteps(faces, families);
     }
-    // Not while a big load parses (idle-work.ts): a lookup then waits for a core.
+    // Not while a big load parses (idle-work.ts): a lookup then waits for a core. Hurried, a
+    // hold does not count.
     if (idleWorkHeld()) {
       idle(step);
       return;
@@ -217,7 +220,12 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
     } while (room());
     skipWalks(steps);
     if (at < steps.length) idle(step);
-    else performance.mark(WARM_MARK);
+    else {
+      performance.mark(WARM_MARK);
+      done();
+    }
   };
-  if (faces.length) idle(step);
+  if (!faces.length) return;
+  const done = idleWorkStarted();
+  idle(step);
 }
