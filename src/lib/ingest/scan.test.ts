@@ -142,6 +142,16 @@ describe('scanInputs', () => {
 		expect(await gapAfterFirstList(0)).toBeLessThan(140);
 	});
 
+	it('after its first listing, sends the next ones every laterBatchMs', async () => {
+		const files = Array.from({ length: 6 }, (_, i) => ({ path: `proj/S${i}.jsonl`, blob: new Blob([jsonl([user(`u${i}`, `prompt ${i}`, i, `S${i}`)])]) }));
+		let lists = 0;
+		await scanInputs(files, { batchMs: 0, laterBatchMs: 60_000, concurrency: 1, onBatch: () => lists++ });
+		expect(lists).toBe(1);
+		lists = 0;
+		await scanInputs(files, { batchMs: 0, concurrency: 1, onBatch: () => lists++ });
+		expect(lists).toBe(6);
+	});
+
 	it('never reads the tool-results side files of a session, and reports none of them', async () => {
 		const reads: string[] = [];
 		const counted = (path: string, text: string) => {

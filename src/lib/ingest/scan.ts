@@ -496,6 +496,8 @@ export interface ScanOptions {
 	/** A provisional listing while the scan runs (at most every `batchMs`), then none: the result is final. */
 	onBatch?: (listing: ScanListing, filesDone: number, filesTotal: number) => void;
 	batchMs?: number;
+	/** The interval after the first listing (default `batchMs`). */
+	laterBatchMs?: number;
 	/** Files read at once (slices are I/O bound; a few in flight hide the latency). */
 	concurrency?: number;
 	/** After the first provisional listing, no file is read for this long (see FIRST_LIST_PAUSE_MS). */
@@ -569,7 +571,7 @@ export async function scanInputs(
 				scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: `could not be read: ${e instanceof Error ? e.message : String(e)}` };
 			}
 			done++;
-			if (opts.onBatch && performance.now() - lastBatch >= batchMs) {
+			if (opts.onBatch && performance.now() - lastBatch >= (listed ? (opts.laterBatchMs ?? batchMs) : batchMs)) {
 				lastBatch = performance.now();
 				opts.onBatch(groupScans(scans.filter(Boolean), { partial: true }), done, order.length);
 				if (!listed && opts.firstListPauseMs) {

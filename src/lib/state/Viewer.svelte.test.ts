@@ -78,6 +78,20 @@ describe('Viewer.load', () => {
     finish();
   });
 
+  it('holds idle work while it walks a dropped folder, and releases it when the walk ends', async () => {
+    const viewer = new Viewer();
+    let heldDuringWalk = false;
+    const walk = async () => {
+      heldDuringWalk = idleWorkHeld();
+      return { files: [{ path: 'p/s-small.jsonl', blob: new Blob([session(3, 100)]) }], unreadable: [] };
+    };
+    await viewer.load({ kind: 'folder', name: 'p', walk });
+    expect(viewer.state).toBe('ready');
+    expect(heldDuringWalk).toBe(true);
+    expect(calls).toMatchObject({ holds: 1, released: 1 });
+    expect(idleWorkHeld()).toBe(false);
+  });
+
   it('for a drop of many files as big, starts the Markdown worker but holds nothing (a scan lists it first)', async () => {
     const viewer = new Viewer();
     const files = Array.from({ length: 21 }, (_, i) => ({ path: `p/s${i}.jsonl`, blob: new Blob([session(5, 80_000).replaceAll('s-big', `s-${i}`)]) }));
