@@ -16,6 +16,7 @@ import { macrotask } from '$lib/state/stage';
 import { primeTheme } from '$lib/state/Theme.svelte';
 import { holdLongUrl } from '$lib/state/long-url';
 import { warmFonts } from '$lib/components/app/font-warmup';
+import { preloadSanitizer } from '$lib/components/markdown/render';
 
 export const init: ClientInit = async () => {
   if (typeof Worker === 'undefined') return;
@@ -44,5 +45,8 @@ export const init: ClientInit = async () => {
   // its idle periods; with a link, whose load runs before the page says so, they go one a
   // callback until its session is shown.
   warmFonts(undefined, { fill: !linked });
+  // And DOMPurify, once no load runs (markdown/render.ts); a link's first rows load it after
+  // they are painted, as before (not part of the JS before the first row).
+  if (!linked) preloadSanitizer();
   await macrotask();
 };

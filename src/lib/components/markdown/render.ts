@@ -10,6 +10,7 @@ import { flushSync } from 'svelte';
 import { ByteLru } from '$lib/ingest/lru';
 import { markdownHtml } from '$lib/state/markdown-client';
 import { painted } from '../paint.svelte';
+import { idleWorkHeld, idleWorkHurried, idleWorkStarted } from '$lib/state/idle-work';
 
 /** Work per task while blocks upgrade from plain text to rendered Markdown. */
 const UPGRADE_MS = 8;
@@ -36,6 +37,27 @@ function loadSanitizer(): Promise<unknown> {
       throw e;
     }
   ));
+}
+
+/**
+ * Loads DOMPurify and sanitizes once, in an idle period with no load running, so that the first
+ * Markdown does not: evaluated beside a big session's first chat frames it was a 50–107 ms task
+ * after ready (--case projects --profile, issue 25). A load in progress waits for it, except the
+ * Viewer's hurry before a held load is drawn, which the preload joins (state/idle-work.ts).
+ */
+export function preloadSanitizer(): void {
+  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
+  const done = idleWorkStarted();
+  const go = () => {
+    const state = document.documentElement.dataset.state;
+    const free = (state === 'empty' || state === 'ready' || idleWorkHurried()) && !idleWorkHeld();
+    if (!free) return void idle(go);
+    loadSanitizer()
+      .then(() => sanitize?.('<p>Loupe</p>'))
+      .catch(() => undefined)
+      .finally(done);
+  };
+  idle(go);
 }
 
 function rawHtml(source: string): Promise<string> {
