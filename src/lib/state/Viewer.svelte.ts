@@ -51,8 +51,9 @@ const PREFETCH_AHEAD = 2;
 /** Loads of at least this many bytes start the Markdown worker while they parse (markdown-client.ts),
  *  and, when they are one session's files, hold idle work until they are done (idle-work.ts). */
 const WARM_MARKDOWN_BYTES = 8 * 1024 * 1024;
-/** The longest a held load's first frame waits for the idle work it held (the font warm-up's rest:
- *  ~190 steps of one lookup, each well under a ms once the parse no longer holds the cores). */
+/** The longest a held load's first frame waits for the idle work it held: the font warm-up's rest
+ *  (~190 steps of one lookup, each well under a ms once the parse no longer holds the cores) and
+ *  DOMPurify's preload (components/markdown/render.ts). */
 const HURRY_MAX_MS = 500;
 
 /** Runs `run` in the page's next idle period (at most 2 s on). */
