@@ -4,6 +4,7 @@
 // project its cost. Cancel stops it; Clear forgets what the browser stored. window.__loupe.history()
 // reads the worker's status directly.
 import { engineClient } from './engine-client.ts';
+import { whenIdle } from './idle-work.ts';
 import { withDigests, type DigestCache, type ListDigest } from '../view/history/list.ts';
 import { projectsOf, type ListEntry, type ProjectEntry } from '../view/sessions/list.ts';
 import type { FileNotIndexed, HistoryFailure, HistoryStatus } from '../view/history/types.ts';
@@ -42,8 +43,7 @@ export class HistoryIndex {
     this.cancelled = false;
     this.#next = 0;
     const go = () => void this.#go(run);
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(go, { timeout: 2000 });
-    else setTimeout(go, 200);
+    whenIdle(go, { fallback: 200 });
   }
 
   async #go(run: number): Promise<void> {

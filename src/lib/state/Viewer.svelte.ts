@@ -25,7 +25,7 @@ import { Throttle } from './throttle.ts';
 import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
 import { warmMarkdown } from './markdown-client.ts';
-import { holdIdleWork, hurryIdleWork } from './idle-work.ts';
+import { holdIdleWork, hurryIdleWork, whenIdle } from './idle-work.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -55,12 +55,6 @@ const WARM_MARKDOWN_BYTES = 8 * 1024 * 1024;
  *  (~190 steps of one lookup, each well under a ms once the parse no longer holds the cores) and
  *  DOMPurify's preload (components/markdown/render.ts). */
 const HURRY_MAX_MS = 500;
-
-/** Runs `run` in the page's next idle period (at most 2 s on). */
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 200);
-}
 
 export class Viewer {
   /** Mirrors html[data-state]: the automation contract's one signal of what the page is doing. */

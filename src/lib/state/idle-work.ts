@@ -1,11 +1,12 @@
-// Idle-time work that asks the browser for something (the font warm-up, components/app/
-// font-warmup.ts), and when it should wait or hurry.
+// Idle-time work: when to run it (whenIdle), and when it should wait or hurry. The font warm-up
+// (components/app/font-warmup.ts) and DOMPurify's preload (components/markdown/render.ts) are
+// such work: each asks the browser for something, and a load in progress waits for neither.
 //
 // Wait: while a big session parses, its worker's garbage collection (V8's scavenges, with helper
 // threads) keeps both cores of a 2-core machine busy, and a synchronous IPC from the page (a font
 // lookup: the browser's answer is a 0.0 ms task) then waits 40–70 ms for the browser's thread to
 // run: the font warm-up's steps during a 100 MB load were 36–79 ms tasks (Chromium traces, issue
-// 25). The Viewer holds idle work for such a load; the warm-up skips its steps while it is held.
+// 25). The Viewer holds idle work for such a load; the work skips its turns while it is held.
 //
 // Hurry: what was held is then still undone when the session is first drawn, and that frame made
 // the lookups itself: 20–53 font lookups and 7 fallbacks in one frame, 50–97 ms while the engine
@@ -13,10 +14,23 @@
 // Viewer releases its hold and hurries the work before it draws: the work fills its idle periods
 // (the page waits on the worker then), for at most a bounded time.
 
+/** Runs `run` in the page's next idle period, at most `timeout` ms on; where the browser has no
+ *  requestIdleCallback (Safari), after `fallback` ms. */
+export function whenIdle(run: (deadline?: IdleDeadline) => void, { timeout = 2000, fallback = 50 }: { timeout?: number; fallback?: number } = {}): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout });
+  else setTimeout(run, fallback);
+}
+
+/** No load is running: the page is empty (the start page) or shows what it loaded (html[data-state]). */
+export function noLoadRunning(): boolean {
+  const state = document.documentElement.dataset.state;
+  return state === 'empty' || state === 'ready';
+}
+
 let holds = 0;
 let hurries = 0;
-/** Undone idle work, each resolving its entry's waiters when it finishes. */
-const pending = new Map<symbol, Set<() => void>>();
+/** Undone idle work, each settling when it is done. */
+const pending = new Set<Promise<void>>();
 
 /** Holds idle work until the returned release is called (calling it again does nothing). */
 export function holdIdleWork(): () => void {
@@ -37,31 +51,23 @@ export const idleWorkHurried = (): boolean => hurries > 0;
 
 /** Registers a piece of idle work as undone; call the returned function when it is done. */
 export function idleWorkStarted(): () => void {
-  const id = Symbol('idle work');
-  pending.set(id, new Set());
-  return () => {
-    for (const wake of pending.get(id) ?? []) wake();
-    pending.delete(id);
-  };
+  let done!: () => void;
+  const work = new Promise<void>((resolve) => (done = resolve));
+  pending.add(work);
+  void work.then(() => pending.delete(work));
+  return done;
 }
 
 /** Resolves when every piece of idle work registered now is done, or after `maxMs`; meanwhile
  *  the work is hurried (idleWorkHurried) and no hold stops it. */
-export function hurryIdleWork(maxMs: number): Promise<void> {
-  if (!pending.size) return Promise.resolve();
+export async function hurryIdleWork(maxMs: number): Promise<void> {
+  if (!pending.size) return;
   hurries++;
-  return new Promise<void>((resolve) => {
-    let left = pending.size;
-    const finish = () => {
-      clearTimeout(timer);
-      for (const waiters of pending.values()) waiters.delete(done);
-      hurries--;
-      resolve();
-    };
-    const done = () => {
-      if (--left === 0) finish();
-    };
-    const timer = setTimeout(finish, maxMs);
-    for (const waiters of pending.values()) waiters.add(done);
-  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+  } finally {
+    clearTimeout(timer);
+    hurries--;
+  }
 }

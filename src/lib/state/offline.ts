@@ -4,10 +4,10 @@
 // default), that ran beside a linked session's boot on a 2-core machine (issue 25). A first visit
 // still installs it, a few hundred ms later.
 import { dev } from '$app/environment';
+import { whenIdle } from './idle-work.ts';
 
 export function registerOffline(base: string): void {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
   const register = () => void navigator.serviceWorker.register(`${base}/service-worker.js`, { type: dev ? 'module' : 'classic' }).catch(() => undefined);
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(register, { timeout: 5000 });
-  else setTimeout(register, 1000);
+  whenIdle(register, { timeout: 5000, fallback: 1000 });
 }

@@ -10,7 +10,7 @@
 // (state/idle-work.ts). The list is the workspace's computed fonts as they are;
 // tests/e2e/projects.spec.ts and chat.spec.ts fail when a style change draws one not in it.
 
-import { idleWorkHeld, idleWorkHurried, idleWorkStarted } from '$lib/state/idle-work';
+import { idleWorkHeld, idleWorkHurried, idleWorkStarted, noLoadRunning, whenIdle } from '$lib/state/idle-work';
 
 /** Which family list a face is drawn in: the page's (body), `--mono` (code outside the chat), or
  *  `--chat-mono` (the chat's code and tool output). The two monospace lists resolve to different
@@ -179,7 +179,6 @@ const FILL_BUDGET_MS = 25;
  *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
  *  the same font cache and lays out nothing, so it runs on through a load. */
 export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill = true }: { fill?: boolean } = {}): void {
-  const idle = (f: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const ctx = document.createElement('canvas').getContext('2d');
   if (!ctx) return;
   let steps: Step[] | null = null;
@@ -187,8 +186,8 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   // The start page with no load yet (not a link loading before the page says so).
   const startPage = () => fill && document.documentElement.dataset.state === 'empty';
   // No load running (the start page or a shown session), or a parsed load about to be drawn
-  // waits for the rest (idle-work.ts).
-  const filling = () => startPage() || document.documentElement.dataset.state === 'ready' || idleWorkHurried();
+  // waits for the rest (idle-work.ts). A link's page is `empty` while it loads (`fill` false).
+  const filling = () => (fill ? noLoadRunning() : document.documentElement.dataset.state === 'ready') || idleWorkHurried();
   // The walk's specimen only on the start page (WALK_SPECIMEN), and no idle callback spent on one skipped.
   const skipWalks = (all: Step[]) => {
     if (!startPage()) while (at < all.length && all[at][1] === WALK_SPECIMEN) at++;
@@ -204,7 +203,7 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
     // Not while a big load parses (idle-work.ts): a lookup then waits for a core. Hurried, a
     // hold does not count.
     if (idleWorkHeld()) {
-      idle(step);
+      whenIdle(step);
       return;
     }
     // With no load running, as many steps as the budget and the idle period have room for (a
@@ -219,7 +218,7 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
       ctx.measureText(text);
     } while (room());
     skipWalks(steps);
-    if (at < steps.length) idle(step);
+    if (at < steps.length) whenIdle(step);
     else {
       performance.mark(WARM_MARK);
       done();
@@ -227,5 +226,5 @@ export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill
   };
   if (!faces.length) return;
   const done = idleWorkStarted();
-  idle(step);
+  whenIdle(step);
 }

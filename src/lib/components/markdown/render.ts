@@ -10,7 +10,7 @@ import { flushSync } from 'svelte';
 import { ByteLru } from '$lib/ingest/lru';
 import { markdownHtml } from '$lib/state/markdown-client';
 import { painted } from '../paint.svelte';
-import { idleWorkHeld, idleWorkHurried, idleWorkStarted } from '$lib/state/idle-work';
+import { idleWorkHeld, idleWorkHurried, idleWorkStarted, noLoadRunning, whenIdle } from '$lib/state/idle-work';
 
 /** Work per task while blocks upgrade from plain text to rendered Markdown. */
 const UPGRADE_MS = 8;
@@ -46,18 +46,15 @@ function loadSanitizer(): Promise<unknown> {
  * Viewer's hurry before a held load is drawn, which the preload joins (state/idle-work.ts).
  */
 export function preloadSanitizer(): void {
-  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 50));
   const done = idleWorkStarted();
   const go = () => {
-    const state = document.documentElement.dataset.state;
-    const free = (state === 'empty' || state === 'ready' || idleWorkHurried()) && !idleWorkHeld();
-    if (!free) return void idle(go);
+    if (!(noLoadRunning() || idleWorkHurried()) || idleWorkHeld()) return void whenIdle(go);
     loadSanitizer()
       .then(() => sanitize?.('<p>Loupe</p>'))
       .catch(() => undefined)
       .finally(done);
   };
-  idle(go);
+  whenIdle(go);
 }
 
 function rawHtml(source: string): Promise<string> {
