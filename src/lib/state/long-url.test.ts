@@ -1,7 +1,7 @@
-// A long share link's payload is out of the address while SvelteKit starts and back before the
-// page reads it; short links are left alone.
+// A long share link's payload is out of the address while SvelteKit starts, the page reads the held
+// address, and it is put back once the link's first rows are drawn; short links are left alone.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LONG_FRAGMENT, holdLongUrl, restoreLongUrl, shortAddress } from './long-url.ts';
+import { LONG_FRAGMENT, holdLongUrl, pageAddress, restoreLongUrl, shortAddress } from './long-url.ts';
 
 const PAYLOAD = 'A'.repeat(LONG_FRAGMENT + 10);
 
@@ -30,6 +30,12 @@ describe('holdLongUrl / restoreLongUrl', () => {
       location: {
         get href() {
           return href;
+        },
+        get search() {
+          return new URL(href).search;
+        },
+        get hash() {
+          return new URL(href).hash;
         }
       },
       history: {
@@ -60,6 +66,27 @@ describe('holdLongUrl / restoreLongUrl', () => {
     expect(state).toEqual({ kit: 2 });
     restoreLongUrl();
     expect(writes).toHaveLength(2);
+  });
+
+  it('gives the page the held address while the payload is out, and the address itself after', () => {
+    const link = `https://x.test/?sample#s=key-1&z=${PAYLOAD}`;
+    href = link;
+    holdLongUrl();
+    expect(pageAddress()).toMatchObject({ search: '?sample', hash: `#s=key-1&z=${PAYLOAD}` });
+    restoreLongUrl();
+    href = 'https://x.test/#s=key-2';
+    expect(pageAddress()).toMatchObject({ search: '', hash: '#s=key-2' });
+  });
+
+  it('does not put the address back over one written since it was held', () => {
+    href = `https://x.test/#s=key-1&z=${PAYLOAD}`;
+    holdLongUrl();
+    // A landing on an atom writes its own fragment before the first rows are drawn.
+    history.replaceState(null, '', 'https://x.test/#s=key-1&a=atom-3');
+    restoreLongUrl();
+    expect(href).toBe('https://x.test/#s=key-1&a=atom-3');
+    expect(writes).toHaveLength(2);
+    expect(pageAddress()).toMatchObject({ hash: '#s=key-1&a=atom-3' });
   });
 
   it('leaves the address as it is where it cannot be written, and has nothing to put back', () => {
