@@ -30,11 +30,15 @@ export default {
   kit: {
     adapter: adapter({ pages: 'build', assets: 'build', fallback: undefined, precompress: false, strict: true }),
     paths: { base, relative: true },
-    // The boot's stylesheets (31 KB) are inlined into index.html: as six <link>s (lazy parts' then
-    // included, see LAZY_COMPONENTS) they were six requests and a style-sheet parse task of their
-    // own before the first screen (26 ms at 4× CPU; issue 25, bench:browser --case boot). SvelteKit
-    // leaves them as disabled links too, so a lazy chunk's loader does not fetch them again.
-    inlineStyleThreshold: 65536,
+    // The boot's stylesheet (boot.css, 31 KB, one file since the boot chunks were merged) is a
+    // <link>, not inlined: inlined, its parse joined the HTML parser's task with the start script's
+    // module requests, the longest task before a `#z=` link's first row at 4× CPU in half the boots
+    // (early task, medians of 8 interleaved cold boots: 54 ms linked against 81 inlined; `?sample`
+    // had none over 50 ms in 7 of 8). As a render-blocking link it is fetched beside the module
+    // preloads and parsed in a task of its own. Smaller ones (the history progress's 0.7 KB) are
+    // still inlined, SvelteKit leaving them as disabled links, so a lazy chunk's loader does not
+    // fetch them again.
+    inlineStyleThreshold: 1024,
     // The page registers the service worker itself, once its first screen is drawn
     // (src/lib/state/offline.ts): registered by SvelteKit at load, its install fetched and
     // compiled every chunk while a linked session was still booting (issue 25).
