@@ -32,8 +32,10 @@ const STAGE_MIN_FILES = 20;
 /** Drops of more files than this look up their head/tail scans in the scan index (a listed drop,
  *  at least 25 sessions, has more); every listed (scanned) drop stores them. */
 const INDEX_MIN_FILES = 40;
-/** Stored scans per message when they are fetched from the worker to be kept. */
-const RECORDS_PAGE = 500;
+/** Stored scans per message when they are fetched from the worker to be kept: each page is
+ *  fetched in an idle period of its own. 500 a message, receiving one was a 55 ms task after the
+ *  1 GB tree's ready (CPU profile of the drop, issue 25). */
+const RECORDS_PAGE = 100;
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
 
@@ -488,8 +490,13 @@ export class Viewer {
     return new Map(stored.map((r) => [r.path, r]));
   }
 
-  /** Keeps the last big drop's scans for the next drop of the same files (best effort, paged). */
+  /** Keeps the last big drop's scans for the next drop of the same files (best effort, paged).
+   *  It is idle work, a page of scans an idle period, and the save after one: started at ready,
+   *  the save's first transactions and the pages' messages were tasks of 55–68 ms beside the
+   *  chat's first frames (CPU profiles of the 1 GB tree's drop, issue 25). */
   async #rememberScans(api: EngineApi, generation: number): Promise<void> {
+    const idle = () => new Promise<void>((done) => whenIdle(() => done()));
+    await idle();
     const stats = await api.scanStats();
     if (stats.reused === stats.files) return;
     const index = await this.#openScanIndex();
@@ -497,10 +504,13 @@ export class Viewer {
     const all: StoredScan[] = [];
     for (let from = 0; ; from += RECORDS_PAGE) {
       if (generation !== this.#generation) return;
+      await idle();
       const { total, records } = await api.scanRecords(from, from + RECORDS_PAGE);
       for (const r of records) all.push(r);
       if (from + RECORDS_PAGE >= total) break;
     }
+    await idle();
+    if (generation !== this.#generation) return;
     await index.save(all);
     if (generation === this.#generation) this.scansKept = all.length;
   }
