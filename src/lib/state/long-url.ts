@@ -5,12 +5,11 @@
 // The client's init (hooks.client.ts) takes the payload out of the address while SvelteKit starts,
 // after the link's load has been handed to the worker; the page reads the held address
 // (`pageAddress`) and puts it back once the link's first rows are drawn. Put back before the page's
-// mount (as it was until this round's last session), the write was a 15–32 ms task at 4× CPU,
-// and the browser's handling of it (an 88 KB same-document navigation message, 23–80 ms of its
-// main thread in traces) took a core from the link's first mount, which then took twice its CPU
-// time in wall time (90–103 ms at 4× against 50 for `?sample`'s). A reload before the address is
-// back (under a second at 4×) reopens the link without its payload: the session key is kept, so
-// the page says it is not found.
+// mount instead, the write was a 15–32 ms task at 4× CPU, and the browser's handling of it (an
+// 88 KB same-document navigation message, 23–80 ms of its main thread in traces) took a core from
+// the link's first mount, which then took twice its CPU time in wall time (90–103 ms at 4× against
+// 50 for `?sample`'s). A reload before the address is back (under a second at 4×) reopens the link
+// without its payload: the session key is kept, so the page says it is not found.
 
 import { formatFragment, parseFragment } from '../view/links/fragment.ts';
 
