@@ -1,5 +1,7 @@
 // The Viewer's load, as the page drives it, with the engine on this thread (no Worker in Node):
-// what a big load starts beside its parse, and what a small one leaves alone.
+// what a big load starts beside its parse, and what a small one leaves alone; when a scanned
+// drop's scans are stored.
+import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const calls = vi.hoisted(() => ({ warm: 0, holds: 0, released: 0 }));
@@ -106,5 +108,31 @@ describe('Viewer.load', () => {
     await viewer.load({ kind: 'files', files: [{ path: 's-small.jsonl', blob: new Blob([session(3, 100)]) }] });
     expect(viewer.state).toBe('ready');
     expect(calls).toEqual({ warm: 0, holds: 0, released: 0 });
+  });
+
+  it('stores a scanned drop’s scans for the next drop in idle periods, none at ready', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));
+    try {
+      const viewer = new Viewer();
+      // More sessions than SCAN_MIN_SESSIONS: listed from a scan. Files, as a drop gives them: a
+      // scan is kept by the file's identity (its path, size and modification time).
+      const files = Array.from({ length: 30 }, (_, i) => ({ path: `p/s${i}.jsonl`, blob: new File([session(2, 50).replaceAll('s-big', `s-${i}`)], `s${i}.jsonl`, { lastModified: 1_700_000_000_000 }) }));
+      await viewer.load({ kind: 'files', files });
+      expect(viewer.state).toBe('ready');
+      await new Promise((r) => setTimeout(r, 100));
+      expect([viewer.scansKept, idle.length > 0]).toEqual([0, true]);
+      // Each idle period as it is asked for, until the scans are kept.
+      await vi.waitFor(
+        () => {
+          idle.shift()?.();
+          expect(viewer.scansKept).toBe(30);
+        },
+        { timeout: 5000, interval: 5 }
+      );
+      expect(viewer.scansKept).toBe(30);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
