@@ -29,14 +29,22 @@ describe('RecordReader', () => {
 			expect(r.bytes).toBe(whole.bytes);
 		}
 	});
-	it("decodes a chunk's complete lines in one call, not one a line", () => {
+	it("decodes a chunk's complete lines in runs of one width, one call a run", () => {
 		// In a browser each decoded string leaves a weak handle for a collection to finalize
-		// (reader.ts); a 100 MB load made ~16,000 of them when lines were decoded one by one.
+		// (reader.ts), so lines are not decoded one by one; but a wide character would make a
+		// whole run two-byte text, so Latin-1 lines and wide lines go in separate runs.
+		const narrow = [lineOf({ a: 'café' }), lineOf({ b: 2 }), '', lineOf({ c: 3 })];
+		const wide = [lineOf({ d: '数据 ✓' }), lineOf({ e: '😀' })];
+		const text = [...narrow, ...wide, ...narrow].join('\n') + '\n';
 		const decode = vi.spyOn(TextDecoder.prototype, 'decode');
 		try {
-			const r = readRecords('f.jsonl', [enc.encode(TEXT)]);
-			expect(r.records).toHaveLength(3);
-			expect(decode).toHaveBeenCalledTimes(1);
+			const r = readRecords('f.jsonl', [enc.encode(text)]);
+			expect(r.records.map((x) => Object.keys(x.value)[0])).toEqual(['a', 'b', 'c', 'd', 'e', 'a', 'b', 'c']);
+			expect(r.records.map((x) => x.bytes)).toEqual([...narrow, ...wide, ...narrow].filter(Boolean).map((l) => enc.encode(l).length));
+			expect(decode).toHaveBeenCalledTimes(3);
+			const single = readRecords('f.jsonl', [enc.encode(narrow.join('\n') + '\n')]);
+			expect(single.records).toHaveLength(3);
+			expect(decode).toHaveBeenCalledTimes(4);
 		} finally {
 			decode.mockRestore();
 		}

@@ -3,13 +3,11 @@
 // newline is read, and a multi-byte character split across byte chunks decodes correctly.
 //
 // Bytes: newlines are found on the bytes (a "\n" byte never occurs inside a multi-byte UTF-8
-// sequence) and each line is decoded on its own, once: line strings are small and die young,
-// where a decoded whole chunk (a large object) would linger until a full collection and raise
-// the peak heap. The bytes after a chunk's last "\n" are carried as bytes (outside the JS
-// heap) and decoded when their line ends; a line spread over many chunks is never held as
-// partial strings. Cutting the stream just after a "\n" never changes what a UTF-8 decoder
-// produces, so decoding per line equals decoding the whole stream. A line's byte length is its
-// byte span, so no re-encoding is needed.
+// sequence), and a chunk's complete lines are decoded in runs of one width (readRuns). The
+// bytes after a chunk's last "\n" are carried as bytes (outside the JS heap) and decoded when
+// their line ends; a line spread over many chunks is never held as partial strings. Cutting
+// the stream just after a "\n" never changes what a UTF-8 decoder produces, so decoding by runs
+// equals decoding the whole stream. A line's byte length is its byte span: no re-encoding.
 //
 // Files still being written: snapshot() returns the records so far plus the unterminated tail
 // read as a last line (what finish() would give now) without consuming it, so a live reader can
@@ -52,6 +50,15 @@ function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
 		at += p.length;
 	}
 	return out;
+}
+
+/**
+ * Whether bytes[from..to) hold a UTF-8 lead byte of a character above U+00FF (0xC4 and up):
+ * such a line decodes to a two-byte string in V8. Latin-1 letters (0xC2 / 0xC3 leads) do not.
+ */
+function hasWideChar(bytes: Uint8Array, from: number, to: number): boolean {
+	for (let i = from; i < to; i++) if (bytes[i] >= 0xc4) return true;
+	return false;
 }
 
 const isBom = (b: Uint8Array): boolean => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
@@ -121,30 +128,51 @@ export class RecordReader {
 			from = first + 1;
 		}
 		const last = chunk.lastIndexOf(10);
-		if (from <= last) {
-			// The chunk's complete lines are decoded in one call, then cut at each "\n". In a
-			// browser each decode returns a string the engine keeps outside the JS heap, with a
-			// weak handle that a collection must finalize one by one: one decode per line left
-			// ~16,000 of them to the first full collection after a 100 MB load, a 100 ms pause of
-			// the worker while the page drew its first chat frame (Chromium traces, issue 25).
-			// The line texts are short-lived slices of the run's; JSON.parse copies what it keeps.
-			const run = chunk.subarray(from, last);
-			const bom = this.bomOf(run);
-			const text = this.decodeRun(run);
-			// A "\n" byte is never part of a multi-byte character, so the n-th "\n" of the text is
-			// the n-th of the bytes: each line's UTF-8 length comes from the bytes.
-			let s = 0;
-			for (let b = from; b <= last; ) {
-				const nl = chunk.indexOf(10, b);
-				const e = nl === last ? text.length : text.indexOf('\n', s);
-				this.take(this.readLine(text.slice(s, e), nl - b - (b === from ? bom : 0), true));
-				s = e + 1;
-				b = nl + 1;
-			}
-		}
+		if (from <= last) this.readRuns(chunk, from, last);
 		if (last + 1 < chunk.length) {
 			this.carry.push(chunk.subarray(last + 1));
 			this.carryBytes = chunk.length - last - 1;
+		}
+	}
+
+	/**
+	 * Reads the complete lines chunk[from..last] (chunk[last] is a "\n"). Consecutive lines of
+	 * one width are decoded in one call and cut at each "\n": few decodes (in a browser each
+	 * returns an engine-external string that a later collection must finalize one by one), yet a
+	 * line whose characters all fit in one byte never shares a string with one that does not.
+	 * One wide character makes V8 store a whole decoded run as two-byte text, and JSON.parse of
+	 * two-byte text is ~40 % slower: whole chunks decoded at once cost the model that much.
+	 */
+	private readRuns(chunk: Uint8Array, from: number, last: number): void {
+		let start = from;
+		let wide = false;
+		for (let b = from; b <= last; ) {
+			const nl = chunk.indexOf(10, b);
+			const w = hasWideChar(chunk, b, nl);
+			if (b > start && w !== wide) {
+				this.readRun(chunk, start, b - 1);
+				start = b;
+			}
+			wide = w;
+			b = nl + 1;
+		}
+		this.readRun(chunk, start, last);
+	}
+
+	/** Decodes the lines chunk[from..end] (chunk[end] is a "\n") in one call. */
+	private readRun(chunk: Uint8Array, from: number, end: number): void {
+		const run = chunk.subarray(from, end);
+		const bom = this.bomOf(run);
+		const text = this.decodeRun(run);
+		// A "\n" byte is never part of a multi-byte character, so the n-th "\n" of the text is
+		// the n-th of the bytes: each line's UTF-8 length comes from the bytes.
+		let s = 0;
+		for (let b = from; b <= end; ) {
+			const nl = chunk.indexOf(10, b);
+			const e = nl === end ? text.length : text.indexOf('\n', s);
+			this.take(this.readLine(text.slice(s, e), nl - b - (b === from ? bom : 0), true));
+			s = e + 1;
+			b = nl + 1;
 		}
 	}
 
