@@ -55,9 +55,23 @@ function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
 /**
  * Whether bytes[from..to) hold a UTF-8 lead byte of a character above U+00FF (0xC4 and up):
  * such a line decodes to a two-byte string in V8. Latin-1 letters (0xC2 / 0xC3 leads) do not.
+ * Most bytes are ASCII, so four are tested at a time for a high bit through a word view when
+ * the bytes are aligned for one; only words with a high byte are looked at byte by byte.
  */
 function hasWideChar(bytes: Uint8Array, from: number, to: number): boolean {
-	for (let i = from; i < to; i++) if (bytes[i] >= 0xc4) return true;
+	let i = from;
+	const offset = bytes.byteOffset;
+	while (i < to && ((offset + i) & 3) !== 0) if (bytes[i++] >= 0xc4) return true;
+	if (to - i >= 16) {
+		const words = new Uint32Array(bytes.buffer, offset + i, (to - i) >> 2);
+		for (let w = 0; w < words.length; w++) {
+			if ((words[w] & 0x80808080) === 0) continue;
+			const at = i + 4 * w;
+			if (bytes[at] >= 0xc4 || bytes[at + 1] >= 0xc4 || bytes[at + 2] >= 0xc4 || bytes[at + 3] >= 0xc4) return true;
+		}
+		i += words.length * 4;
+	}
+	for (; i < to; i++) if (bytes[i] >= 0xc4) return true;
 	return false;
 }
 
