@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { loadSessions } from '../../src/lib/ingest/load-files.ts';
 import type { InputFile, LoadedSession } from '../../src/lib/ingest/types.ts';
-import { billedCalls } from '../../src/lib/view/history/calls.ts';
+import { billedCalls, callsOfBytes, onPathIds } from '../../src/lib/view/history/calls.ts';
 import { usageReport } from '../../src/lib/view/history/reports.ts';
 import type { BilledCall, UsageRow } from '../../src/lib/view/history/types.ts';
 import { runCcusage as runCcusageMjs } from './ccusage.mjs';
@@ -77,13 +77,16 @@ export async function loadCalls(dir: string): Promise<{ calls: BilledCall[]; ses
       bytes.toString('utf8').split('\n').forEach((line, i) => {
         if (line.includes('"usage"') && !line.includes('"type":"assistant"')) unread.add(`${path}#${i + 1}`);
       });
-      return { path, blob: new Blob([bytes]) };
+      return { path, blob: new Blob([bytes]), bytes: new Uint8Array(bytes) };
     });
     if (!files.length) continue;
     const out = await loadSessions(files);
+    const bytesOf = new Map(files.map((f) => [f.path, f.bytes]));
     for (const s of out.sessions) {
       sessions++;
-      calls.push(...billedCalls(s, whereOf(s)));
+      // The history index's rule: the files' calls, read from their text (one rule for every path).
+      const fromText = callsOfBytes(s.files.map((f) => ({ path: f.path, bytes: bytesOf.get(f.path) })), whereOf(s), onPathIds(s));
+      calls.push(...(fromText?.calls ?? billedCalls(s, whereOf(s))));
     }
   }
   return { calls, sessions, unread };

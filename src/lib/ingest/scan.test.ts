@@ -92,6 +92,16 @@ describe('groupScans', () => {
 		expect(sessions[0].startedAt).toBe(Date.parse(at(0)));
 	});
 
+	it("a resumed session takes in its ancestor's subagents and sidecars too (their calls are the session's)", () => {
+		const resumed = whole('p/S2.jsonl', [user('u1', 'First', 0, 'S1'), user('w1', 'continue', 30, 'S2')]);
+		const again = whole('p/S4.jsonl', [user('w1', 'continue', 30, 'S2'), user('z1', 'more', 50, 'S4')]);
+		const { sessions, unused } = groupScans([main, sub, meta, resumed, again]);
+		expect(sessions.map((s) => s.id)).toEqual(['S4']);
+		expect(sessions[0].files).toEqual(['p/S1.jsonl', 'p/S2.jsonl', 'p/S4.jsonl', 'p/S1/subagents/agent-x1.jsonl', 'p/S1/subagents/agent-x1.meta.json']);
+		expect(sessions[0].subagents).toBe(1);
+		expect(unused).toEqual([]);
+	});
+
 	it('a subagent folder without its main transcript is one session of its project, except in a partial listing', () => {
 		expect(groupScans([sub, meta]).sessions.map((s) => [s.id, s.project, s.mainMissing, s.files.length])).toEqual([['S1', 'p', true, 2]]);
 		expect(groupScans([sub], { partial: true }).sessions).toEqual([]);

@@ -250,6 +250,8 @@ interface Draft {
 	subagents: FileScan[];
 	sidecars: FileScan[];
 	hidden: boolean;
+	/** The session that took this one in as an ancestor (its subagents and sidecars go there too). */
+	heir?: Draft;
 }
 
 /**
@@ -279,6 +281,7 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 			const anc = (byId.get(id) ?? []).find((a) => a !== d && dirOf(a.leaf.path) === dirOf(d.leaf.path));
 			if (anc && !anc.hidden && (anc.leaf.firstMs ?? 0) <= (d.leaf.firstMs ?? Infinity)) {
 				anc.hidden = true;
+				anc.heir = d;
 				d.ancestors.push(anc.leaf, ...anc.ancestors);
 			}
 		}
@@ -324,6 +327,15 @@ export function groupScans(scans: readonly FileScan[], opts: { partial?: boolean
 			// already quotes it, so these side files are expected, not worth an issue each.
 			unused.push({ path: f.path, reason: f.reason ?? 'not a file Loupe can read' });
 		}
+	}
+	// An ancestor's subagents and sidecars belong to the session listed for it, with its lines.
+	for (const d of drafts.values()) {
+		let heir = d.heir;
+		while (heir?.heir) heir = heir.heir;
+		if (!heir) continue;
+		heir.subagents.push(...d.subagents.splice(0));
+		// A postal log sits beside every session of its project: the heir has it already.
+		for (const f of d.sidecars.splice(0)) if (!heir.sidecars.includes(f)) heir.sidecars.push(f);
 	}
 	const sessions: ScannedSession[] = [];
 	for (const d of drafts.values()) if (!d.hidden) sessions.push(toSession(d));

@@ -5,7 +5,8 @@
 // rewound, cleared, sidechain, duplicate: an earlier copy of a uuid a later line redefines) or
 // metadata (with its skip reason and, in viewer mode, the raw JSON of small or unknown records, D7,
 // and the billing facts of a line that carries usage, so history usage counts rewound calls too).
-import type { Accounting, FileRecords, LineCall, MetadataLine, OffPathLine } from './types.ts';
+import type { Accounting, FileRecords, MetadataLine, OffPathLine } from './types.ts';
+import { lineCallOf } from './billing.ts';
 import { isObj } from './text.ts';
 import { PLACE_ATOM, PLACE_ISSUE, PLACE_OFF, V_CLEAR, V_DUPLICATE, V_REWIND, V_SIDECHAIN, VERDICT_NAME, type Ctx, type Line, type LineTable } from './build-context.ts';
 
@@ -43,7 +44,7 @@ export function placeLine(ctx: Ctx, table: LineTable, lineVerdict: Uint8Array, L
 	const p = place[L.seq];
 	if (p === PLACE_ATOM || p === PLACE_ISSUE) return;
 	const file = ctx.files[L.fi];
-	const call = ctx.viewer ? lineCall(L) : null;
+	const call = ctx.viewer ? lineCallOf(L.v) : null;
 	if (p === PLACE_OFF) {
 		const o: OffPathLine = { file, line: L.rec.line, uuid: L.uuid, reason: reason[L.seq] ?? 'off-path' };
 		if (call) o.call = call;
@@ -63,22 +64,6 @@ export function placeLine(ctx: Ctx, table: LineTable, lineVerdict: Uint8Array, L
 	if (why) m.reason = why;
 	if (ctx.viewer && (!KNOWN_TYPES.has(L.type) || KEEP_VALUE_KINDS.has(L.type) || L.type === 'system')) m.value = L.v;
 	ctx.metadata.push(m);
-}
-
-/** The billing facts of a line with `message.usage` (history usage counts every billed call,
- *  wherever its line ended up), or null. */
-function lineCall(L: Line): LineCall | null {
-	const m = L.v.message;
-	if (!isObj(m) || !isObj(m.usage)) return null;
-	const own = typeof L.v.timestamp === 'string' && Number.isFinite(L.ms);
-	return {
-		messageId: typeof m.id === 'string' && m.id ? m.id : null,
-		requestId: typeof L.v.requestId === 'string' && L.v.requestId ? L.v.requestId : null,
-		model: typeof m.model === 'string' ? m.model : null,
-		usage: m.usage as LineCall['usage'],
-		ms: own ? L.ms : null,
-		sidechain: L.v.isSidechain === true
-	};
 }
 
 function metaType(L: Line): string {

@@ -5,6 +5,7 @@
 // problem once the line is shown (D5), and finally orders the atoms by (t, sort key), the
 // reference's (timestamp, _seq).
 import { isObj, normContent } from './text.ts';
+import { parseTimestamp } from './timestamp.ts';
 import type { ApiMessage, Atom } from './types.ts';
 import { LOWER_Z, PLACE_ATOM, PLACE_OFF, type Ctx, type Line, type LineTable } from './build-context.ts';
 
@@ -84,6 +85,7 @@ export function baseAtom(ctx: Ctx, L: Line, type: Atom['type']): Atom {
 function withViewerFields(ctx: Ctx, L: Line, a: Atom): Atom {
 	if (!ctx.viewer) return a;
 	a.ms = L.ms;
+	if (L.tsProblem !== null && parseTimestamp(L.v.timestamp) === null) a.untimed = true;
 	a.line = L.rec.line;
 	const v = L.v;
 	if (v.toolUseResult !== undefined) a.toolUseResult = v.toolUseResult;

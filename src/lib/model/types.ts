@@ -111,6 +111,9 @@ export interface CompactMetadata {
 export interface ViewerExtras {
 	/** Epoch milliseconds at full precision. */
 	ms?: number;
+	/** The line has no timestamp of its own: t and ms are the line before's (a billed call on it
+	 *  counts in totals, in no period: view/history/calls.ts). */
+	untimed?: true;
 	/** The raw `toolUseResult` field of the line. */
 	toolUseResult?: unknown;
 	/** message.id of an assistant line (one API response is split over several lines). */

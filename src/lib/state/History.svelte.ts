@@ -8,9 +8,10 @@ import { whenIdle } from './idle-work.ts';
 import { withDigests, type DigestCache, type ListDigest } from '../view/history/list.ts';
 import { projectsOf, type ListEntry, type ProjectEntry } from '../view/sessions/list.ts';
 import type { FileNotIndexed, HistoryFailure, HistoryStatus } from '../view/history/types.ts';
+import type { UsageProblem } from '../view/history/usage-pass.ts';
 import { formatUsd } from '../view/usage/format.ts';
 
-export type { FileNotIndexed, HistoryFailure, HistoryStatus };
+export type { FileNotIndexed, HistoryFailure, HistoryStatus, UsageProblem };
 
 /** How often the page asks for progress; digests are taken in at most every APPLY_MS (each redraws the list). */
 const POLL_MS = 400;
@@ -20,7 +21,7 @@ export class HistoryIndex {
   status = $state.raw<HistoryStatus | null>(null);
   /** Digests read so far, by session key. */
   digests = $state.raw(new Map<string, ListDigest>());
-  failures = $state.raw<{ sessions: HistoryFailure[]; files: FileNotIndexed[] } | null>(null);
+  failures = $state.raw<{ sessions: HistoryFailure[]; files: FileNotIndexed[]; usage?: readonly UsageProblem[] } | null>(null);
   /** What the browser keeps over every tree indexed here (the start page's line). */
   stored = $state.raw<{ sessions: number; bytes: number; partial: boolean } | null>(null);
   running = $state(false);

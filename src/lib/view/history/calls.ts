@@ -13,14 +13,20 @@
 // - the session a call counts for is the transcript file it is kept from: the file's stem, or
 //   for a subagent file (`<session>/subagents/agent-*.jsonl`) and an inline sidechain the
 //   session it belongs to.
+//
+// Two readings give the same calls: billedCalls from a built session (its atoms and its lines that
+// show none), and callsOfFiles from the transcripts' text (model/billing.ts reads only the lines
+// that carry usage: the history's usage pass, and the index's lanes, which add onPath from the
+// model). calls-equivalence.test.ts holds them equal on every fixture, the corpus and generated trees.
 import type { Atom, LineCall, ParseResult, Usage } from '../../model/types.ts';
+import { billedLines } from '../../model/billing.ts';
 import type { HarnessId } from '../../ingest/types.ts';
 import type { ClassifiedFile, LoadedSession } from '../../ingest/types.ts';
 import { tokensOf, totalOf, type Tokens } from '../usage/messages.ts';
 import type { BilledCall } from './types.ts';
 
 /** What billedCalls reads of a loaded session. */
-export type CallSource = Pick<LoadedSession, 'result' | 'children' | 'unattached'> & { files?: Pick<ClassifiedFile, 'path'>[] };
+export type CallSource = Pick<LoadedSession, 'result' | 'children' | 'unattached'> & { files?: Pick<ClassifiedFile, 'path'>[]; meta?: { mainMissing?: boolean } };
 
 export interface CallWhere {
   sessionKey: string;
@@ -98,7 +104,7 @@ function collect(result: ParseResult, fileOf: (atom: Atom) => string, subagent: 
       const file = fileOf(a);
       const line = a.line ?? 0;
       const id = callIdentity(a.messageId, a.requestId, file, line);
-      out.push(copyOf(id, file, line, a.ms ?? a.t * 1000, a.message.model, a.message.usage as Usage, true, subagent || a.isSidechain === true));
+      out.push(copyOf(id, file, line, a.untimed ? null : (a.ms ?? a.t * 1000), a.message.model, a.message.usage as Usage, true, subagent || a.isSidechain === true));
     }
   }
   const add = (l: { file: string; line: number; call?: LineCall }) => {
@@ -111,24 +117,84 @@ function collect(result: ParseResult, fileOf: (atom: Atom) => string, subagent: 
   for (const l of result.metadata) add(l);
 }
 
+/** Atoms know their file by stem (fsid); the session's files give the path. */
+function stems(loaded: CallSource): Map<string, string> {
+  const byStem = new Map<string, string>();
+  for (const f of loaded.files ?? []) {
+    const base = f.path.split('/').pop() ?? f.path;
+    byStem.set(base.endsWith('.jsonl') ? base.slice(0, -6) : base, f.path);
+  }
+  return byStem;
+}
+
 /**
  * Every billed API call of a built session, once per identity (the rule in the header), with
  * where it was read: onPath (some copy is on a shown path) and subagent (read from a subagent).
  * Ordered by time (untimed calls last), then path order.
  */
 export function billedCalls(loaded: CallSource, where: CallWhere): BilledCall[] {
-  // Atoms know their file by stem (fsid); the session's files give the path.
-  const byStem = new Map<string, string>();
-  for (const f of loaded.files ?? []) {
-    const base = f.path.split('/').pop() ?? f.path;
-    byStem.set(base.endsWith('.jsonl') ? base.slice(0, -6) : base, f.path);
-  }
+  const byStem = stems(loaded);
   const copies: Copy[] = [];
   const mainFile = (a: Atom) => (a.fsid ? (byStem.get(a.fsid) ?? `${a.fsid}.jsonl`) : '');
-  collect(loaded.result, mainFile, false, copies);
-  for (const child of Object.values(loaded.children)) collect(child.result, () => child.file, true, copies);
-  for (const u of loaded.unattached) collect(u.result, () => u.file, true, copies);
+  // An orphaned subagent folder's main transcript is made up (ingest/orphans.ts): no call of its own.
+  if (!loaded.meta?.mainMissing) collect(loaded.result, mainFile, false, copies);
+  for (const child of Object.values(loaded.children)) collect(child.result, () => fileOnDisk(child.file), true, copies);
+  for (const u of loaded.unattached) collect(u.result, () => fileOnDisk(u.file), true, copies);
 
+  return merged(copies, where, loaded.result.session.rompUuid);
+}
+
+/** An inline sidechain's lines sit in its main transcript (`<main>#sidechain-<n>.jsonl` names
+ *  them apart in the model; their line numbers are the main file's): the file they are read from. */
+const fileOnDisk = (file: string): string => file.replace(/#sidechain-\d+\.jsonl$/, '.jsonl');
+
+/** A transcript file's path as a subagent's (`<session>/subagents/agent-*.jsonl`). */
+const inSubagents = (path: string): boolean => {
+  const parts = path.split('/');
+  return parts.length >= 2 && parts[parts.length - 2] === 'subagents';
+};
+
+/**
+ * The billed calls of Claude Code transcript files read as text, by the rule billedCalls follows
+ * (the header), without a built session. `onPath`: the identities a built session shows (absent:
+ * none known, every call false until the index has built the session).
+ */
+export function callsOfFiles(files: readonly { path: string; text: string }[], where: CallWhere, onPath?: ReadonlySet<string>): { calls: BilledCall[]; problems: { file: string; line: number; reason: string }[] } {
+  const copies: Copy[] = [];
+  const problems: { file: string; line: number; reason: string }[] = [];
+  for (const f of files) {
+    const sub = inSubagents(f.path);
+    for (const b of billedLines(f.text)) {
+      const c = b.call;
+      const id = callIdentity(c.messageId, c.requestId, f.path, b.line);
+      copies.push(copyOf(id, f.path, b.line, c.ms, c.model, c.usage, onPath?.has(id) ?? false, sub || c.sidechain));
+      if (b.problem) problems.push({ file: f.path, line: b.line, reason: b.problem });
+    }
+  }
+  return { calls: merged(copies, where, ''), problems };
+}
+
+/** A Claude Code session's calls from its files' bytes by callsOfFiles, or null where only its
+ *  adapter's build knows them (another harness, a Claude Code on the web export). */
+export function callsOfBytes(files: readonly { path: string; bytes?: Uint8Array }[], where: CallWhere, onPath?: ReadonlySet<string>): ReturnType<typeof callsOfFiles> | null {
+  if (where.harness !== 'claude-code' || files.some((f) => (f.path.endsWith('.json') && !f.path.endsWith('.meta.json')) || (f.path.endsWith('.jsonl') && !f.bytes))) return null;
+  const decoder = new TextDecoder();
+  const texts = files.filter((f) => f.path.endsWith('.jsonl')).map((f) => ({ path: f.path, text: decoder.decode(f.bytes) }));
+  return callsOfFiles(texts, where, onPath);
+}
+
+/** The identities of the calls a built session shows on its paths (main, subagents, sidechains). */
+export function onPathIds(loaded: CallSource): Set<string> {
+  const copies: Copy[] = [];
+  const byStem = stems(loaded);
+  collect(loaded.result, (a) => (a.fsid ? (byStem.get(a.fsid) ?? `${a.fsid}.jsonl`) : ''), false, copies);
+  for (const child of Object.values(loaded.children)) collect(child.result, () => fileOnDisk(child.file), true, copies);
+  for (const u of loaded.unattached) collect(u.result, () => fileOnDisk(u.file), true, copies);
+  return new Set(copies.filter((c) => c.onPath).map((c) => c.id));
+}
+
+/** One call per identity (the header's rule), in time order. */
+function merged(copies: Copy[], where: CallWhere, rompUuid: string): BilledCall[] {
   const best = new Map<string, Copy>();
   const onPath = new Set<string>();
   const subagent = new Set<string>();
@@ -145,7 +211,7 @@ export function billedCalls(loaded: CallSource, where: CallWhere): BilledCall[] 
     out.push({
       id: c.id,
       ms: c.ms,
-      sessionId: claude && c.file ? sessionOfFile(c.file) : loaded.result.session.rompUuid,
+      sessionId: claude && c.file ? sessionOfFile(c.file) : rompUuid,
       sessionKey: where.sessionKey,
       project: where.project,
       harness: where.harness,

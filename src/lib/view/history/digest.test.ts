@@ -45,7 +45,7 @@ describe('history digest', () => {
       for (const listed of listing.sessions) {
         const own = files.filter((f) => listed.files.includes(f.path));
         const result = await indexSession({ listed, files: own });
-        if (!result.ok) throw new Error(`${dir}: ${listed.key} not indexed: ${result.reason}`);
+        if (!result.ok || !('entry' in result)) throw new Error(`${dir}: ${listed.key} not indexed: ${result.ok ? 'no entry' : result.reason}`);
         const leaf = listed.harness === 'claude-code' ? listed.files.find((p) => stemOf(p) === listed.id) : listed.files[0];
         const built = full.sessions.find((s) => s.files.some((f) => f.path === leaf));
         // A session the full load groups with others is compared with the build of its own files.

@@ -79,6 +79,7 @@ export class HistoryQueue {
     return new Promise((resolve) => {
       this.#done = resolve;
       this.#pump();
+      this.#finish(); // nothing to run: done at once
     });
   }
 

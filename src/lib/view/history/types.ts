@@ -99,6 +99,10 @@ export interface HistoryStatus {
   bytesStored: number;
   ms: number;
   ready: boolean;
+  /** Every listed session's billed calls are known (the usage pass, ahead of \`ready\`). */
+  usageReady?: boolean;
+  /** The usage pass's time from the pass's start (0 until it is complete, or when nothing was read). */
+  usageMs?: number;
   /** Storage failed (a full disk, a blocked IndexedDB): the figures hold what could be kept. */
   partial?: boolean;
   /** Files inside the tree that no index entry holds (foreign, unreadable, truncated). */

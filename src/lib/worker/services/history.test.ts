@@ -45,8 +45,10 @@ class CountingLane implements HistoryLane {
   ran: string[] = [];
   onStart: (key: string) => void = () => {};
   gate: Promise<void> | null = null;
+  /** Sessions the usage pass read (its calls only), apart from those indexed (`ran`). */
+  priced: string[] = [];
   async index(job: HistoryJob): Promise<HistoryResult> {
-    this.ran.push(job.listed.key);
+    (job.usageOnly ? this.priced : this.ran).push(job.listed.key);
     this.onStart(job.listed.key);
     if (this.gate) await this.gate;
     return this.inner.index(job);
@@ -234,8 +236,9 @@ describe('history service', () => {
     lane.gate = new Promise((r) => (release = r));
     const { engine: e, out } = await loaded(name, files, lane);
     const started = e.history.start();
-    await vi.waitFor(() => expect(lane.ran.length).toBe(2));
-    // Every session the index starts after the open was asked for starts once the opened one is built.
+    // The usage pass's first two sessions wait in the lane.
+    await vi.waitFor(() => expect(lane.priced.length).toBe(2));
+    // Every session either pass starts after the open was asked for starts once the opened one is built.
     const target = out.list.at(-1)!.key;
     const during: boolean[] = [];
     lane.onStart = () => during.push(e.builtKeys().includes(target));
@@ -245,7 +248,8 @@ describe('history service', () => {
     expect((await open)?.key).toBe(target);
     const st = await started;
     expect(st.ready).toBe(true);
-    expect(during.length).toBe(out.list.length - 2);
+    expect(lane.priced.length).toBe(out.list.length);
+    expect(during.length).toBe(2 * out.list.length - 2);
     expect(during.every(Boolean)).toBe(true);
   });
 

@@ -1,16 +1,11 @@
-// The history service: the background history index of the loaded tree (issue 21). Fed by the
-// catalog's listing or a full load's sessions (the root hands it a HistoryFeed: the catalog as
-// `Listing`, the sessions service's loaded entries), it reads every listed session once on a pool
-// of lanes (view/history/queue.ts over view/history/lane.ts, in search workers where they start:
-// worker/history-lanes.ts), keeps each one's entry (digest, billed calls, search index) in its
-// IndexedDB store (store/history-index.ts) and answers the page: status, digests for the list,
-// failures, reports over the calls. A re-dropped tree reads only sessions whose stored entry
-// misses (a changed file changes the listed key or the files' signature); a second load of the same
-// sessions (catalog.onChange with an unchanged listing) goes on from what is indexed. An open or a search
-// preempts it (the root's foreground: no session is handed to a lane while the page waits). A
-// followed folder's rebuilt sessions (appended bytes only, ingest/live.ts) update their entries
-// here (live). Writes go through history-writes.ts; a store that fails (full, blocked) leaves the index in memory,
-// the figures marked partial.
+// The history service: the background index of the loaded tree. Fed by the catalog's listing or a
+// full load's sessions (HistoryFeed), it reads every session not stored yet on the history lanes
+// (view/history/queue.ts, lane.ts) in two passes: first their billed calls only (the usage pass:
+// history usage is complete early), then each one's whole entry (digest, calls, search index),
+// kept in IndexedDB (store/history-index.ts) through history-writes.ts. A re-drop reads only
+// sessions whose stored entry misses; an open or a search pauses it (the root's foreground); a
+// followed folder's rebuilt sessions update their entries (live). A failing store leaves the
+// index in memory, its figures marked partial.
 import type { LoadedSession } from '../../ingest/types.ts';
 import type { HistoryStore } from '../../store/history-index.ts';
 import { entryOf } from '../../view/history/entry.ts';
@@ -18,7 +13,8 @@ import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
 import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
-import { HistoryWrites } from './history-writes.ts';
+import { eachStoredBody, HistoryWrites } from './history-writes.ts';
+import { UsagePass, type UsageProblem } from '../../view/history/usage-pass.ts';
 import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
@@ -52,6 +48,9 @@ export class HistoryService {
    *  once stored): history usage reads them at every revision without a store read (issue 22). */
   #memory = new Map<string, Pick<HistoryEntry, 'calls' | 'search'>>();
   #failed = new Map<string, HistoryFailure>();
+  #usage = new UsagePass();
+  /** Bumped by cancel() and a new listing: a run in flight stops between its passes. */
+  #run = 0;
   #writes: HistoryWrites;
   #bytes = 0;
   #read = 0;
@@ -84,6 +83,7 @@ export class HistoryService {
     // A change stops the run and writes what it read; the next start() compares the feed's sessions
     // with these: the same ones (a second load of the same drop) go on from what is indexed.
     this.#feed?.listing.onChange(() => {
+      this.#run++;
       this.#queue?.dispose();
       this.#queue = null;
       this.#writes.flush(this.#current(this.#generation));
@@ -121,10 +121,9 @@ export class HistoryService {
     this.#order = [];
     this.#memory = new Map();
     this.#failed = new Map();
+    this.#usage.reset();
     this.#writes.reset();
-    this.#bytes = 0;
-    this.#read = this.#laneMs = 0;
-    this.#ms = 0;
+    this.#bytes = this.#read = this.#laneMs = this.#ms = 0;
     this.#started = false;
   }
 
@@ -141,21 +140,23 @@ export class HistoryService {
     if (generation !== this.#generation) return this.status();
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
-    // Stored sessions' search indexes go to history search, their calls to memory (read in chunks, before the rest is read).
-    const stored = [...heads.keys()];
-    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) {
-      for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) {
-        if (b.search) this.#onSearch(k, b.search);
-        if (generation === this.#generation && !this.#memory.has(k)) this.#memory.set(k, { calls: b.calls });
-      }
-    }
+    // Stored sessions' search indexes go to history search, their calls to memory, before the rest is read.
+    await eachStoredBody(store, [...heads.keys()], this.#current(generation), (k, b) => {
+      if (b.search) this.#onSearch(k, b.search);
+      if (!this.#memory.has(k)) this.#memory.set(k, { calls: b.calls });
+    });
     // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
     const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
-    const items: QueueItem[] = todo.map((s) => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files() }) }));
+    const item = (s: HistorySource, usageOnly: boolean): QueueItem => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files(), usageOnly }) });
     // Lanes (workers) only when there is something to read: a re-dropped tree starts none.
-    const queue = items.length ? (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate)) : null;
-    await queue?.run(items, (item, r) => this.#took(generation, bySource.get(item.key)!, r));
+    const queue = todo.length ? (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate)) : null;
+    const run = ++this.#run;
+    this.#usage.start(this.#startedAt);
+    const priced = (i: QueueItem, r: HistoryResult) => generation === this.#generation && (this.#usage.took(i.key, bySource.get(i.key)!.listed.title, r), this.revision++);
+    await queue?.run(todo.filter((s) => !this.#usage.has(s.key)).map((s) => item(s, true)), priced);
+    if (generation === this.#generation && run === this.#run) this.#usage.finish(performance.now());
+    if (run === this.#run) await queue?.run(todo.map((s) => item(s, false)), (i, r) => this.#took(generation, bySource.get(i.key)!, r));
     // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
     if (queue && generation === this.#generation && this.#queue === queue) {
       queue.dispose();
@@ -177,6 +178,8 @@ export class HistoryService {
       this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
       return;
     }
+    if (!('entry' in r)) return;
+    this.#usage.indexed(source.key);
     this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
     this.#memory.set(source.key, r.entry);
     if (r.entry.search) this.#onSearch(source.key, r.entry.search);
@@ -193,16 +196,19 @@ export class HistoryService {
 
   /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
   cancel(): void {
+    this.#run++;
     this.#queue?.cancel();
     this.#started = false;
   }
 
   status(): HistoryStatus {
-    const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0);
+    // Calls the usage pass found count until the index takes their session over.
+    const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0) + this.#usage.count;
     const listed = this.#sources.length;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
+    const usageReady = listed > 0 && this.#sources.every((s) => this.#indexed.has(s.key) || this.#usage.has(s.key) || this.#failed.has(s.key));
+    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, usageReady, usageMs: this.#usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
@@ -217,8 +223,9 @@ export class HistoryService {
   digest = (key: string): SessionDigest | null => this.#indexed.get(key)?.digest ?? null;
 
   /** Sessions that could not be indexed, and the files the index holds none of, each with its reason. */
-  failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[] } {
-    return { sessions: [...this.#failed.values()], files: this.#notIndexed };
+  failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[]; usage: readonly UsageProblem[] } {
+    const unread = this.#usage.failures().filter((f) => !this.#failed.has(f.key) && !this.#indexed.has(f.key));
+    return { sessions: [...this.#failed.values(), ...unread], files: this.#notIndexed, usage: this.#usage.problems() };
   }
 
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
@@ -234,17 +241,13 @@ export class HistoryService {
   async allCalls(): Promise<BilledCall[]> {
     const keys = [...this.#indexed.keys()];
     const bodies = await this.#bodies(keys);
-    return keys.flatMap((k) => bodies.get(k) ?? []);
+    const early = [...this.#usage.keys()].filter((k) => !this.#indexed.has(k)).flatMap((k) => this.#usage.calls(k) ?? []);
+    return [...keys.flatMap((k) => bodies.get(k) ?? []), ...early];
   }
 
   async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
-    const out = new Map<string, BilledCall[]>();
-    const rest: string[] = [];
-    for (const k of keys) {
-      const m = this.#memory.get(k);
-      if (m) out.set(k, m.calls);
-      else rest.push(k);
-    }
+    const out = new Map(keys.flatMap((k): [string, BilledCall[]][] => (this.#memory.has(k) ? [[k, this.#memory.get(k)!.calls]] : [])));
+    const rest = keys.filter((k) => !out.has(k));
     if (!rest.length) return out;
     await this.#writes.settled();
     const store = await this.#db();
@@ -273,6 +276,7 @@ export class HistoryService {
         this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
       }
       this.#memory.set(listed.key, entry);
+      this.#usage.indexed(listed.key);
       // Moved to the end of the order: the page pages digests from where it was, so it sees this one again.
       this.#order = this.#order.filter((k) => k !== listed.key);
       this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
@@ -283,8 +287,7 @@ export class HistoryService {
   /** What the store holds over every tree indexed in this browser (the start page's line). */
   async stored(): Promise<{ sessions: number; bytes: number; partial: boolean }> {
     const store = await this.#db();
-    const s = store ? await store.stats() : { sessions: 0, bytes: 0 };
-    return { ...s, partial: this.#writes.partial || !store };
+    return { ...(store ? await store.stats() : { sessions: 0, bytes: 0 }), partial: this.#writes.partial || !store };
   }
 
   /** Forgets the whole stored index (the start page's Clear); what this page indexed stays until reload. */
