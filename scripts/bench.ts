@@ -1,10 +1,11 @@
 // `npm run bench`: the Node benchmark of issue 2. Generates (once, cached in .bench-cache/ keyed by
 // size and seed) a synthetic Claude Code session with ../shared/bench/gen-session.mjs, reads its
 // files into memory as chunks, then in one run times, alternating and several times each:
-//   baseline  the same chunks decoded, split into lines, JSON.parse of each line;
+//   baseline  the Node model floor (scripts/lib/floors.mjs): the same chunks decoded, split into
+//             lines, JSON.parse of each line;
 //   model     the same chunks through RecordReader, then buildSession (viewer mode) for the main
 //             transcript with its state log and for every subagent transcript.
-// It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.3) and, from a
+// It reports MB/s of both, the ratio of the medians model/baseline (target ≤ 1.2) and, from a
 // child process that runs the model phase alone streaming from disk as the app does, peak V8 heap
 // over the input size (target ≤ 1.5). Then appends (issue 8): the main transcript minus its last
 // turn is built with an IncrementalBuilder (untimed); 20 consecutive 1 KB appends, then 5 of
@@ -12,7 +13,7 @@
 // timed against a whole parse of the same files (main transcript + state log). appendRatio1k is
 // the 1 KB appends' median over the whole parse's (target ≤ 0.02). Then (issue 22) history usage
 // reports over ~300k billed calls (scripts/lib/bench-history.ts, target ≤ 100 ms each).
-// Targets print PASS or MISS; a miss does not fail the process.
+// Targets print PASS or MISS, and again in the verdict table at the end; a miss does not fail the process.
 // The last line of output is one JSON object.
 //
 //   npm run bench [-- --mb 100 --seed 1 --runs 5 --chunk 1048576]
@@ -27,10 +28,11 @@ import { runInNewContext } from 'node:vm';
 import { IncrementalBuilder, RecordReader, buildSession, readRecords } from '../src/lib/model/index.ts';
 import type { FileRecords } from '../src/lib/model/index.ts';
 import { historyBench, printHistoryBench } from './lib/bench-history.ts';
+import { nodeParseFloor, Verdicts } from './lib/floors.mjs';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../..');
 const GENERATOR = '../shared/bench/gen-session.mjs'; // relative to the repo root (shared/ sits beside the repo in CI)
-const RATIO_TARGET = 1.3;
+const RATIO_TARGET = 1.2;
 const HEAP_TARGET = 1.5;
 const APPEND_TARGET = 0.02;
 
@@ -95,40 +97,8 @@ async function inMemory(files: BenchFiles, chunk: number): Promise<Source> {
 	return (file) => byFile.get(file)!;
 }
 
-/**
- * Bare baseline: the same chunks, decoded, cut at each "\n" with indexOf (a line split across
- * chunks is joined once), each non-empty line JSON.parsed. This is the fastest simple splitter
- * we found: `(carry + text).split('\n')` measured ~1.7× slower and would flatter the model.
- */
-async function baseline(files: BenchFiles, source: Source): Promise<number> {
-	let parsed = 0;
-	const parse = (line: string) => {
-		if (line.length > 0 && line !== '\r') {
-			JSON.parse(line);
-			parsed++;
-		}
-	};
-	for (const file of allFiles(files)) {
-		const decoder = new TextDecoder();
-		let pending: string[] = [];
-		const eat = (text: string) => {
-			let start = 0;
-			for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-				if (pending.length) {
-					pending.push(text.slice(start, nl));
-					parse(pending.join(''));
-					pending = [];
-				} else parse(text.slice(start, nl));
-				start = nl + 1;
-			}
-			if (start < text.length) pending.push(text.slice(start));
-		};
-		for await (const buf of source(file)) eat(decoder.decode(buf, { stream: true }));
-		eat(decoder.decode());
-		if (pending.length) parse(pending.join(''));
-	}
-	return parsed;
-}
+/** The Node model floor (scripts/lib/floors.mjs): decode, cut at "\n", JSON.parse every line. */
+const baseline = (files: BenchFiles, source: Source): Promise<number> => nodeParseFloor(allFiles(files), source);
 
 async function read(file: string, source: Source, onChunk?: () => void): Promise<FileRecords> {
 	const reader = new RecordReader(file.split('/').pop()!);
@@ -427,6 +397,12 @@ async function main(): Promise<void> {
 		historyPass: history.pass,
 		modelError
 	};
+	const verdicts = new Verdicts();
+	verdicts.add('model / Node floor (time, median)', modelError ? 'failed' : `${fmt(ratio, 2)}× (${Math.round(modelMs)} / ${Math.round(baseMs)} ms)`, `≤ ${RATIO_TARGET}×`, !modelError && ratio <= RATIO_TARGET);
+	verdicts.add('model peak heap / input', 'peakBytes' in heap ? `${fmt(heapRatio, 2)}×` : '-', `≤ ${HEAP_TARGET}×`, heapRatio <= HEAP_TARGET);
+	verdicts.add('1 KB append / whole parse', appends ? fmt(appendRatio1k, 4) : '-', `≤ ${APPEND_TARGET}`, appendRatio1k <= APPEND_TARGET);
+	verdicts.add('slowest history report (median)', `${fmt(history.worstMs, 1)} ms`, '≤ 100 ms', history.pass);
+	verdicts.print(`npm run bench: verdicts (floor: the Node model floor, ${Math.round(baseMs)} ms for ${fmt(MB)} MB, interleaved with the model's runs)`);
 	process.stdout.write(JSON.stringify(summary) + '\n');
 }
 
