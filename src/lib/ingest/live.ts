@@ -1,17 +1,11 @@
 // A followed project folder: files arrive as appended bytes (any chunking) and the sessions they
-// form are kept current, in the same LoadedSession shape a load produces. Each file keeps only
-// what grouping needs (its classification, a summary merged chunk by chunk) and its complete-line
-// bytes; each session is a LiveSession (live-session.ts: its builders, subagents attached), fed
-// only the chunks it has not seen. An unterminated last line is held back until its "\n"
-// arrives, so a line written in two halves is never shown half (Claude Code ends every line it
-// writes).
-//
-// Regrouping (groupSessions) runs only when the set of files or what grouping reads of them
-// changes (a new file, a new session or agent id, a cross-file parent). A session survives a
-// regroup when its main files did not change; a new one is fed the kept chunks (a re-parse, but
-// only of that session). Known simplification against a full load: a file's title fields are
-// merged chunk by chunk (a later prose prompt does not replace an earlier sidechain prompt used
-// as the first prompt). One file's bytes and summary are live-file.ts's part.
+// form are kept current, in the same LoadedSession shape a load produces. One file's bytes and
+// summary are live-file.ts's part (an unterminated last line waits for its "\n", so a line is
+// never shown half); each session is a LiveSession (live-session.ts), fed only the chunks it has
+// not seen. Regrouping runs only when the files or what grouping reads of them change; a session
+// whose main files did not change survives it, a new one is fed the kept chunks. Known
+// simplification against a full load: title fields are merged chunk by chunk (a later prose
+// prompt does not replace an earlier sidechain prompt used as the first prompt).
 import type { AppendRole } from '../model/incremental.ts';
 import { LiveSession, type LiveRole } from './live-session.ts';
 import { newLiveFile, takeBytes, type LiveFile, type StateRowInfo } from './live-file.ts';
@@ -233,8 +227,8 @@ export class LiveProject {
 }
 
 /** Following a folder does not synthesize an orphaned folder's main transcript (a LiveSession
- *  feeds real bytes only): each of its subagents is followed as a session of its own, as before
- *  issue 24. A drop of the same folder lists it as one session (orphans.ts). */
+ *  feeds real bytes only): each of its subagents is followed as a session of its own. A drop of
+ *  the same folder lists it as one session (orphans.ts). */
 function standaloneOrphans(plan: SessionPlan): SessionPlan[] {
 	if (!plan.mainMissing) return [plan];
 	return plan.subagents.map((s) => ({ key: stemOf(s.file.path), mainFiles: [s.file], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' as const, subagentMeta: s.meta }));
