@@ -1,10 +1,8 @@
 // Timeline layout as plain data: lanes (one per session) on one shared, broken time axis; one bar
 // per segment from its input to its LAST NON-IDLE atom (the reference draws through idle time —
 // a regression we do not copy); idle spans from the state log as gaps; prompt dots coloured by
-// author class; compaction and rewind markers; subagent delegations as thin sub-bars. Everything here is
-// structured-cloneable (arrays, plain objects, numbers, strings) so the worker can compute it and
-// the main thread only draws it. All times are epoch milliseconds.
-//
+// author class; compaction and rewind markers; subagent delegations as thin sub-bars. All of it
+// is structured-cloneable, so the worker computes it and the page only draws it. Times: epoch ms.
 // Click targets (event-model reference §5.3): a bar lands on the segment's REPLY — the last
 // assistant atom of the segment whose text blocks are non-empty (API-error atoms excluded) —
 // else its first WORK atom — the first non-error assistant atom with text or a tool_use block —
