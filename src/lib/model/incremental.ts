@@ -1,28 +1,19 @@
-// IncrementalBuilder: a session built from files that grow (following a live session). Bytes
-// appended to any file (main transcript / candidates, state log, postal log) go through that
-// file's RecordReader once; earlier bytes are never read or parsed again. build() returns what
-// buildSession would return for the concatenated files (deep-equal, both modes), by one of:
-//
-//   fast      the appended records extend the stages' state of the previous build (kept from
-//             buildSessionKeeping): the line table, uuid graph, verdicts, pre-passes, emitted
-//             atoms, issue and metadata lists. Only the turns from the first changed atom on are
-//             grouped again. Valid only for the shape live sessions append all the time; every
-//             condition is checked per line BEFORE anything is changed (incremental-fast.ts), else:
-//   rebuilt   the stages run again over the records already read (no parsing): a rewind or
-//             branch, a compaction, a duplicate uuid, a line an earlier line pointed at, a
-//             new or reordered candidate file, a postal row, a queued prompt, a line out of
-//             time order, a message id or tool id an off-path line holds, …;
-//   snapshot  some file ends in an unterminated line that parses as a record (e.g. a finished
-//             file without a final newline): a one-off build over the records plus that line
-//             (what buildSession sees); the kept state stays at the complete lines and catches
-//             up later. An unterminated line that does not parse (a line still being written)
-//             is only a reader issue, so it does not leave the fast path.
-//
-// Turns equal (deep) to the previous result's are returned as the previous objects, so views can
-// tell by identity what to recompute: .change lists the changed turn indices after each build().
-// A line still being written is decoded and tried as JSON again at each build (the issue it
-// gives must match a whole read); a follower that appends only up to the last newline avoids that.
-// The kept state and the result made from it are in incremental-state.ts.
+// IncrementalBuilder: a session built from files that grow (following a live session). Appended
+// bytes go through their file's RecordReader once; earlier bytes are never read again. build()
+// returns what buildSession would for the concatenated files (deep-equal, both modes), one of:
+//   fast      the appended lines extend the kept state of the last build (incremental-state.ts);
+//             only turns from the first changed atom on are grouped again. Valid only for the
+//             shape live sessions append; every condition is checked per line before anything
+//             changes (incremental-fast.ts), else:
+//   rebuilt   the stages run again over the records already read (no parsing): a rewind, a
+//             compaction, a duplicate uuid, a line an earlier one pointed at, a new candidate
+//             file, a postal row, a queued prompt, a line out of time order, …;
+//   snapshot  a file ends in an unterminated line that parses: a one-off build with that line,
+//             while the kept state stays at the complete lines. (One that does not parse yet is
+//             only a reader issue and keeps the fast path.)
+// Turns deep-equal to the previous result's are returned as the previous objects, so views tell
+// by identity what to recompute (.change lists the changed turns). A line still being written is
+// parsed again at each build; a follower that appends whole lines only avoids that.
 import { buildSession, buildSessionKeeping } from './build.ts';
 import { RecordReader } from './reader.ts';
 import { readStateRows } from './state-log.ts';

@@ -1,19 +1,13 @@
 // Codex CLI rollout (one JSONL file = one thread) → the shared Session / Turn / Atom model, for
-// all three line generations: G0 (bare header line + bare response items + record_type:state
-// markers, no per-item times), G1 (`{timestamp, type, payload}` envelope) and G2 (same, with
-// task_started / exec_command_end / thread_spawn sources and more record types).
-//
-// One stream, nothing twice: response_items are the model I/O; the event_msg mirrors
-// (user_message, agent_message, agent_reasoning) are used only when the file has no response
-// item of that kind, and otherwise placed off-path as duplicates. user_message is what marks a
-// human prompt; role=user / developer items that carry injected context (AGENTS.md,
-// environment_context, user_instructions, permissions) become system notices. Calls pair with
-// outputs by call_id (parallel and interleaved); failures come from exit codes in the output or
-// exec_command_end / patch_apply_end / mcp_tool_call_end; token_count usage goes on the model
-// request it closes; `compacted` becomes a compaction; a child thread's replayed parent prefix
-// (lines older than its session_meta) is off-path. Unknown record types become raw cards.
-// The records are read in records.ts; the thread's state is thread.ts, and events.ts / items.ts
-// turn each record kind into rows.
+// all three line generations: G0 (bare header and items, record_type:state markers, no per-item
+// times), G1 (`{timestamp, type, payload}` envelopes) and G2 (the same, more record types).
+// One stream, nothing twice: response_items are the model I/O; their event_msg mirrors are used
+// only when the file has no item of that kind, else placed off-path as duplicates. user_message
+// marks a human prompt; injected context (AGENTS.md, environment_context, …) becomes a system
+// notice. Calls pair with outputs by call_id; failures come from exit codes and the *_end events;
+// token_count usage goes on the request it closes; `compacted` is a compaction; a child thread's
+// replayed parent prefix is off-path; unknown record types become raw cards.
+// records.ts reads the lines; thread.ts holds the state; events.ts / items.ts make the rows.
 import type { FileRecords } from '../types.ts';
 import { isObj, msOf, SessionDraft, str, type HarnessResult } from '../harness/kit.ts';
 import { handleEvent } from './events.ts';
