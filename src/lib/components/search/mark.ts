@@ -6,6 +6,7 @@
 // HTML after that, so this retries for a while.
 
 const HIGHLIGHT = 'loupe-search';
+/** One try a frame: about 2 s for the landed rows to arrive, open and get their HTML. */
 const TRIES = 120;
 /** A mark was painted since the last clear. The page clears on mount, when nothing is marked yet:
  *  that clear's first touch of `CSS.highlights` and its selector query took 7–17 ms of the boot's
