@@ -4,10 +4,9 @@
 //   catalog   the current load (generation, abort), staging, the scan, the listing and its File handles
 //   loads     the load funnel: scan, then a full parse (small drop) or a listing (big drop); cached reopen
 //   sessions  the built sessions: full load, LRU, #build, prefetch, chat rows, persisted row index
-//   search    engine-thread search, the search pool, the text of sessions not built; history-scoped
-//             queries over `historySearch`, the search indexes the history entries carry
-//   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
-//   history   the background history index of every listed session (the page calls engine.history)
+//   search    engine-thread search, the pool, unbuilt sessions' text, history queries (historySearch)
+//   usage / exports / follow / history   per-session usage, downloads and secrets, a followed
+//             folder, the background history index of every listed session (engine.history)
 // A service hears of a new load through catalog.onChange; a background service waits out the
 // `foreground` work (services/foreground.ts). A new service: construct it below with what it
 // needs, and forward its methods here, in parse.worker.ts and in engine-client.ts.
