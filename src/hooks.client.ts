@@ -1,12 +1,9 @@
 // The client's start (SvelteKit runs `init` once, before the first page is mounted): the parse
 // worker is created here, so it fetches and compiles its module on its own thread while the main
 // thread hydrates and mounts the page, and a linked sample or share link starts loading in it
-// (state/early-load.ts). Created in the page's onMount, the worker started ~300 ms later at 4× CPU,
-// and a linked session's first rows waited for it and then for their parse (issue 25,
-// bench:browser --case boot). SvelteKit awaits `init` before it routes and mounts: resolved a task
-// later, the module's evaluation, SvelteKit's start and this hook are one task and the mount
-// another (with a 28 KB `#z=` link in the address, SvelteKit's URL work made them one task of
-// 100–160 ms at 4×). The worker loads the link meanwhile, so the first row waits no longer.
+// (state/early-load.ts). Created in the page's onMount, it started ~300 ms later at 4× CPU.
+// `init` resolves a task later, so SvelteKit's start and the mount are separate tasks (a long
+// `#z=` link made them one long task); the worker loads the link meanwhile.
 import type { ClientInit } from '@sveltejs/kit';
 import { base } from '$app/paths';
 import { engineClient } from '$lib/state/engine-client';

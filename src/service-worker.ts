@@ -1,21 +1,13 @@
-// Offline support: precaches the built app so that after one visit Loupe loads with the network
-// off (cached sessions then reopen from IndexedDB, see src/lib/store). SvelteKit bundles this file
-// to <base>/service-worker.js and registers it from index.html.
-//
-// Strategy, kept deliberately small:
-// - install: cache this version's app shell (JS/CSS chunks and the index) — it must all arrive —
-//   with the chunks its workers import, and, best effort, the static files (the sample); other
-//   prerendered pages (the benchmark) are not needed offline, and a plain static host may not
-//   serve them without their ".html";
-// - activate: delete caches of older versions of *this* deployment only (a shared origin such as
-//   user.github.io may host other apps' caches), then take control of open pages;
-// - fetch: same-origin GETs of precached files are served cache-first (their names are content-
-//   hashed or versioned with the cache; scripts compiled whole as a copy, see cacheFirst); page
-//   navigations go network-first and fall back to the cached index offline. Everything else, above
-//   all cross-origin `?src=` transcripts and any non-GET, is left to the browser and never cached.
-//
-// The cached index is never replaced by a live navigation response: it must stay the one that
-// names the chunks in this same cache, or an offline load would reference files we do not have.
+// Offline support: precaches the built app, so after one visit Loupe loads with the network off
+// (cached sessions reopen from IndexedDB). Bundled to <base>/service-worker.js; the page registers
+// it once its first screen is drawn (state/offline.ts).
+// - install: this version's app shell (every chunk, the workers' too) must all arrive; the static
+//   files (the sample) are best effort; the benchmark page is left out.
+// - activate: delete older caches of this deployment only (a shared origin may host other apps),
+//   then take control of open pages.
+// - fetch: precached same-origin GETs cache-first; navigations network-first, falling back to the
+//   cached index. Cross-origin `?src=` transcripts and non-GETs are never cached. The cached index
+//   is never replaced by a live one: it must name the chunks in this same cache.
 
 /// <reference types="@sveltejs/kit" />
 /// <reference no-default-lib="true"/>
@@ -111,12 +103,9 @@ async function cacheFirst(request: Request, pathname: string): Promise<Response>
   // Chromium builds V8's code cache for a script the first time it runs from a Cache Storage
   // response, in one main-thread task for its whole module tree. For a script V8 compiles whole
   // (scripts/vite/compile-hints.ts marks the boot's), that cache holds every function: for the
-  // boot chunk, a task of 60–130 ms at 4× CPU on the first visit served from here (issue 25), for
-  // nothing, as such a script compiles off the main thread while it streams. It is answered with a
-  // copy, which is not marked as from the Cache Storage, so no code cache is made. Other scripts
-  // (lazy chunks, compiled function by function on the main thread as they run) keep their
-  // response, and so the cache that spares that work on later visits. Worker scripts' caches are
-  // made on their own thread.
+  // boot chunk, a task of 60–130 ms at 4× CPU, for nothing: such a script compiles off the main
+  // thread while it streams. So it is answered with a copy, which makes no code cache. Lazy chunks
+  // keep their response and the cache that spares work on later visits.
   if (request.destination !== 'script' || !(await compiledWhole(pathname, hit))) return hit;
   return new Response(hit.body, { status: hit.status, statusText: hit.statusText, headers: hit.headers });
 }

@@ -1,5 +1,5 @@
 // After the next paint, for what draws in steps (the chat's first rows, the timeline, the history
-// dashboard, the Markdown renderer's load, issues 22 and 25): requestAnimationFrame runs just
+// dashboard, the Markdown renderer's load): requestAnimationFrame runs just
 // before the browser paints a frame, so a task queued from it runs once that frame is on screen,
 // and each step shows before the next one holds the main thread.
 

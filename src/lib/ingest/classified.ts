@@ -1,6 +1,6 @@
 // The ClassifiedFile constructors classify.ts builds its answers with, and the entry for what a
 // folder walk could not read. Apart from classify.ts (and the harness adapters it reaches) so
-// the page, which only names unreadable entries, loads none of them at boot (issue 25).
+// the page, which only names unreadable entries, loads none of them at boot.
 import type { ClassifiedFile } from './types.ts';
 import { baseName, normPath } from './paths.ts';
 

@@ -1,30 +1,20 @@
 // A followed project folder: files arrive as appended bytes (any chunking) and the sessions they
-// form are kept current, in the same LoadedSession shape a load produces. Each file keeps only
-// what grouping needs (its classification, a summary merged chunk by chunk) and its complete-line
-// bytes; each session is a LiveSession (live-session.ts: its builders, subagents attached), fed
-// only the chunks it has not seen. An unterminated last line is held back until its "\n"
-// arrives, so a line written in two halves is never shown half (Claude Code ends every line it
-// writes).
-//
-// Regrouping (groupSessions) runs only when the set of files or what grouping reads of them
-// changes (a new file, a new session or agent id, a cross-file parent). A session survives a
-// regroup when its main files did not change; a new one is fed the kept chunks (a re-parse, but
-// only of that session). Known simplification against a full load: a file's title fields are
-// merged chunk by chunk (a later prose prompt does not replace an earlier sidechain prompt used
-// as the first prompt).
+// form are kept current, in the same LoadedSession shape a load produces. One file's bytes and
+// summary are live-file.ts's part (an unterminated last line waits for its "\n", so a line is
+// never shown half); each session is a LiveSession (live-session.ts), fed only the chunks it has
+// not seen. Regrouping runs only when the files or what grouping reads of them change; a session
+// whose main files did not change survives it, a new one is fed the kept chunks. Known
+// simplification against a full load: title fields are merged chunk by chunk (a later prose
+// prompt does not replace an earlier sidechain prompt used as the first prompt).
 import type { AppendRole } from '../model/incremental.ts';
-import { readRecords, type FileRecords } from '../model/index.ts';
 import { LiveSession, type LiveRole } from './live-session.ts';
-import { classifyFile, HEAD_BYTES } from './classify.ts';
+import { newLiveFile, takeBytes, type LiveFile, type StateRowInfo } from './live-file.ts';
 import { groupSessions, planFiles } from './group.ts';
 import { normPath, stemOf } from './paths.ts';
 import { sessionMeta, sortNewestFirst } from './session-meta.ts';
-import { summarize } from './summary.ts';
-import { webJsonRecords } from './web-json.ts';
 import type { ClassifiedFile, FileSummary, LoadedSession, SessionPlan } from './types.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export type { StateRowInfo } from './live-file.ts';
 
 /** Appended bytes of one file; `reset` drops what was read of it before (re-read whole). */
 export interface LiveChange {
@@ -33,13 +23,6 @@ export interface LiveChange {
 	reset?: boolean;
 	/** The file left the folder. */
 	gone?: boolean;
-}
-
-/** What the state log says the session is doing, from its last row. */
-export interface StateRowInfo {
-	state: string;
-	/** Seconds (the row's t). */
-	t: number;
 }
 
 export interface LiveSessionInfo {
@@ -65,25 +48,6 @@ export interface LiveUpdate {
 	fresh: string[];
 }
 
-interface LiveFile {
-	path: string;
-	isWhole: boolean;
-	classified: ClassifiedFile | null;
-	/** First bytes, for classification while the file is young. */
-	head: Uint8Array;
-	/** Bytes after the last "\n", waiting for the rest of their line. */
-	carry: Uint8Array;
-	/** Complete-line bytes, in order (whole files: one chunk, the content). */
-	chunks: Uint8Array[];
-	size: number;
-	summary: FileSummary | null;
-	meta: Obj | null;
-	lastState: StateRowInfo | null;
-	lastWriteMs: number;
-	/** Bumped on reset: builders fed an older generation are dropped. */
-	gen: number;
-}
-
 interface ProjectSession {
 	plan: SessionPlan;
 	key: string;
@@ -92,17 +56,6 @@ interface ProjectSession {
 	/** path → [file generation, chunks fed], for every file fed to `live`. */
 	fed: Map<string, [number, number]>;
 	loaded: LoadedSession | null;
-}
-
-const empty = new Uint8Array(0);
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-	if (!a.length) return b;
-	if (!b.length) return a;
-	const out = new Uint8Array(a.length + b.length);
-	out.set(a);
-	out.set(b, a.length);
-	return out;
 }
 
 /** Stable session key of a followed session: it must not change as the files grow. */
@@ -124,11 +77,11 @@ export class LiveProject {
 			}
 			let f = this.#files.get(path);
 			if (!f || c.reset) {
-				f = this.#fresh(path, f);
+				f = newLiveFile(path, f);
 				this.#files.set(path, f);
 				this.#regroup = true;
 			}
-			this.#take(f, c.bytes, nowMs);
+			if (takeBytes(f, c.bytes, nowMs)) this.#regroup = true;
 			touched.add(path);
 		}
 		const removed: string[] = [];
@@ -171,118 +124,6 @@ export class LiveProject {
 	/** Files that fit no session, with the reason (as a load reports them). */
 	unknown(): ClassifiedFile[] {
 		return [...this.#files.values()].flatMap((f) => (f.classified?.kind === 'unknown' ? [f.classified] : []));
-	}
-
-	#fresh(path: string, prev: LiveFile | undefined): LiveFile {
-		return {
-			path,
-			isWhole: /\.json$/i.test(path),
-			classified: null,
-			head: empty,
-			carry: empty,
-			chunks: [],
-			size: 0,
-			summary: null,
-			meta: null,
-			lastState: null,
-			lastWriteMs: 0,
-			gen: (prev?.gen ?? 0) + 1
-		};
-	}
-
-	/** Takes a file's new bytes: complete lines go to its chunks and summary, the rest waits. */
-	#take(f: LiveFile, bytes: Uint8Array, nowMs: number): void {
-		if (!bytes.length && f.size > 0) return;
-		f.lastWriteMs = nowMs;
-		f.size += bytes.length;
-		if (f.head.length < HEAD_BYTES) f.head = concat(f.head, bytes.subarray(0, HEAD_BYTES - f.head.length));
-		if (f.isWhole) {
-			f.carry = concat(f.carry, bytes);
-			this.#wholeFile(f);
-			return;
-		}
-		const all = concat(f.carry, bytes);
-		const nl = all.lastIndexOf(10);
-		f.carry = nl < 0 ? all : all.slice(nl + 1);
-		if (nl < 0) return this.#classify(f);
-		const lines = all.slice(0, nl + 1);
-		f.chunks.push(lines);
-		this.#classify(f);
-		const fr = readRecords(f.path, [lines]);
-		this.#summarize(f, fr);
-		for (let i = fr.records.length - 1; i >= 0; i--) {
-			const v = fr.records[i].value;
-			if (typeof v.state === 'string' && typeof v.t === 'number') {
-				f.lastState = { state: v.state, t: v.t };
-				break;
-			}
-		}
-	}
-
-	/** A .json file: its content so far is the file (it is rewritten whole, never appended). */
-	#wholeFile(f: LiveFile): void {
-		this.#classify(f);
-		f.chunks = [f.carry];
-		f.meta = null;
-		if (f.classified?.kind === 'subagent-meta') {
-			try {
-				const v: unknown = JSON.parse(new TextDecoder().decode(f.carry));
-				f.meta = isObj(v) ? v : null;
-			} catch {
-				f.meta = null;
-			}
-		} else if (f.classified?.kind === 'transcript') {
-			f.summary = summarize(f.path, webJsonRecords(f.path, new TextDecoder().decode(f.carry)));
-		}
-	}
-
-	#classify(f: LiveFile): void {
-		// A young file may be reclassified once more lines show what it is; an old one stays put.
-		if (f.classified && f.classified.kind !== 'unknown' && f.size > HEAD_BYTES) {
-			f.classified = { ...f.classified, bytes: f.size };
-			return;
-		}
-		const complete = f.isWhole ? f.head : f.head.subarray(0, f.head.lastIndexOf(10) + 1);
-		if (!complete.length && !f.isWhole) return;
-		const c = classifyFile(f.path, complete, f.isWhole ? f.size : Math.max(complete.length, f.size - f.carry.length));
-		const before = f.classified;
-		f.classified = { ...c, bytes: f.size };
-		if (!before || before.kind !== c.kind || before.sessionId !== c.sessionId || before.agentId !== c.agentId) this.#regroup = true;
-	}
-
-	/** Merges a chunk's summary into the file's; a change to what grouping reads asks for a regroup. */
-	#summarize(f: LiveFile, fr: FileRecords): void {
-		const add = summarize(f.path, fr);
-		const prev = f.summary;
-		if (!prev) {
-			f.summary = add;
-			if (add.externalParents.length || add.sessionIds.length || add.agentIds.length || add.spawnedAgentIds.length) this.#regroup = true;
-			return;
-		}
-		const grew = (a: string[], b: string[]) => b.some((x) => !a.includes(x));
-		if (grew(prev.sessionIds, add.sessionIds) || grew(prev.agentIds, add.agentIds) || grew(prev.spawnedAgentIds, add.spawnedAgentIds)) this.#regroup = true;
-		const uuids = prev.uuids;
-		for (const u of add.uuids) uuids.add(u);
-		const external = add.externalParents.filter((p) => !uuids.has(p));
-		if (grew(prev.externalParents, external)) this.#regroup = true;
-		f.summary = {
-			...prev,
-			sessionIds: union(prev.sessionIds, add.sessionIds),
-			agentIds: union(prev.agentIds, add.agentIds),
-			spawnedAgentIds: union(prev.spawnedAgentIds, add.spawnedAgentIds),
-			uuids,
-			externalParents: union(prev.externalParents.filter((p) => !add.uuids.has(p)), external),
-			contentLines: prev.contentLines + add.contentLines,
-			sidechainLines: prev.sidechainLines + add.sidechainLines,
-			firstPrompt: betterPrompt(prev.firstPrompt, add.firstPrompt),
-			customTitle: add.customTitle ?? prev.customTitle,
-			aiTitle: add.aiTitle ?? prev.aiTitle,
-			summaries: add.summaries.length ? [...prev.summaries, ...add.summaries] : prev.summaries,
-			firstMs: minOf(prev.firstMs, add.firstMs),
-			lastMs: maxOf(prev.lastMs, add.lastMs),
-			lines: prev.lines + add.lines,
-			bytes: prev.bytes + add.bytes
-		};
 	}
 
 	/** Regroups every file; keeps the sessions (and builders) whose plan is unchanged. */
@@ -386,8 +227,8 @@ export class LiveProject {
 }
 
 /** Following a folder does not synthesize an orphaned folder's main transcript (a LiveSession
- *  feeds real bytes only): each of its subagents is followed as a session of its own, as before
- *  issue 24. A drop of the same folder lists it as one session (orphans.ts). */
+ *  feeds real bytes only): each of its subagents is followed as a session of its own. A drop of
+ *  the same folder lists it as one session (orphans.ts). */
 function standaloneOrphans(plan: SessionPlan): SessionPlan[] {
 	if (!plan.mainMissing) return [plan];
 	return plan.subagents.map((s) => ({ key: stemOf(s.file.path), mainFiles: [s.file], replayed: [], states: null, postal: null, subagents: [], standalone: 'subagent' as const, subagentMeta: s.meta }));
@@ -402,10 +243,3 @@ function mainSignature(plan: SessionPlan): string {
 }
 
 const sessionFiles = (plan: SessionPlan): string[] => planFiles(plan).map((f) => f.path);
-
-/** A chunk's first prompt replaces the file's when it is prose and the file only had a command so far (summary.ts prefers prose). */
-const isCommand = (p: string) => p.startsWith('/') || p.startsWith('! ');
-const betterPrompt = (prev: string | null, add: string | null) => (prev === null || (add !== null && isCommand(prev) && !isCommand(add)) ? add : prev);
-const union = (a: string[], b: string[]) => (b.every((x) => a.includes(x)) ? a : [...new Set([...a, ...b])]);
-const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
-const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));

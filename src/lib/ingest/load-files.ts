@@ -24,9 +24,11 @@ import { orphanMainRecords, type OrphanChild } from './orphans.ts';
 import { buildHarnessSessions, isHarnessDocument, isHarnessFile, readHarnessDocument, type HarnessInput } from './harnesses.ts';
 import type { ClassifiedFile, FileSummary, InputFile, LoadedSession, LoadOptions, LoadOutput, SessionPlan, UnattachedChild } from './types.ts';
 
+/** Bytes read from a file at a time: large enough for few reads, small enough to stream. */
 const DEFAULT_CHUNK = 4 * 1024 * 1024;
 /** A web JSON export is parsed as one document; beyond this it is refused with a reason. */
 export const WEB_JSON_MAX = 256 * 1024 * 1024;
+/** Bytes of a file's head and of its tail in its fingerprint. */
 const FP_BYTES = 4096;
 
 type Obj = Record<string, unknown>;

@@ -1,21 +1,15 @@
-// Two-phase load, phase one: the session list of a big drop (a project folder, a whole
-// ~/.claude/projects) from only the head and the tail of each file (Blob.slice, never the
-// middle), so thousands of sessions list in a fraction of the time a full parse takes. Per file:
-// its kind (classify.ts on the head), title facts (custom-title / ai-title / summary / first real
-// prompt, last one wins, the tail read after the head), first timestamp (head) and last (tail),
-// model, cwd, and the other session ids its head names (a resumed session replays its ancestor's
-// lines, which carry the ancestor's sessionId: a resume link). Then `groupScans` turns files
-// into listed sessions by layout: `<project>/<sid>.jsonl` is a session, `<sid>/subagents/*` its
-// subagents, `states/<sid>.jsonl` its state log; a file whose head links an earlier session
-// takes that session in as an ancestor (the ancestor is not listed on its own); a `<sid>/subagents/`
-// folder without `<sid>.jsonl` is one session marked mainMissing (orphans.ts); a file seen whole
-// without one conversation line is not a session (group.ts's rule).
-// Files of other harnesses (Codex, Gemini CLI, Strap, pi, Cursor, OpenCode) are scanned and
-// grouped by scan-harness.ts and listed beside them, with their harness.
-// Phase two (the full parse of one session when it is opened) is load-files.ts on `files`.
-//
-// Estimates are marked as such: `turnsEst` is the first prompt plus the later prompts seen in the
-// head extrapolated over the file's size (`exact` when the head was the whole file).
+// Two-phase load, phase one: the session list of a big drop from only the head and the tail of
+// each file (Blob.slice, never the middle), so thousands of sessions list in a fraction of a full
+// parse. Per file: its kind, title facts, first and last timestamps, model, cwd, and the session
+// ids its head names (a resumed session's resume link). `groupScans` then groups files by layout:
+// `<project>/<sid>.jsonl` a session, `<sid>/subagents/*` its subagents, `states/<sid>.jsonl` its
+// state log; a linked earlier session is taken in as an ancestor; a `<sid>/subagents/` folder
+// without `<sid>.jsonl` is one session marked mainMissing (orphans.ts); a file with no
+// conversation line is none (group.ts's rule). Other harnesses: scan-harness.ts. Phase two (the
+// full parse when a session is opened) is load-files.ts. `turnsEst` is the head's prompts
+// extrapolated over the file's size (`exact` when the head was the whole file).
+// Over 400 lines and kept whole: the scan, its stored form and the grouping share one record
+// shape, and the scan index stores exactly what this file reads.
 import { classifyFile, sniffHead } from './classify.ts';
 import { cyrb53 } from './load-files.ts';
 import { msOf, titleFields } from './summary.ts';
@@ -520,7 +514,7 @@ export interface ScanOptions {
  * How long a scan waits after its first provisional listing. The page draws that listing — its
  * workspace, then the session list in steps, one frame each — while the scan keeps both cores of
  * a small machine busy (reads, the browser's file I/O): those frames took 22-25 ms of CPU but
- * 43-67 ms of wall time, waiting for a core, the 1 GB tree drop's longest tasks (issue 25). With
+ * 43-67 ms of wall time, waiting for a core, the 1 GB tree drop's longest tasks. With
  * the scan waiting, none of three drops had a task over 50 ms then; the wait is ~3 % of the scan.
  */
 export const FIRST_LIST_PAUSE_MS = 400;

@@ -5,6 +5,7 @@ import type { ParseResult } from '../model/index.ts';
 import type { FileSummary, SessionMeta } from './types.ts';
 import { clip, stripMarkers } from './prompt-text.ts';
 
+/** Characters of a session title: one line of the session list. */
 export const TITLE_MAX = 80;
 
 export interface MetaInput {

@@ -1,48 +1,31 @@
 // buildSession: the file adapter of the reference event model (event-model-reference.md §2).
-// Candidate transcripts (leaf last) + state log + postal log → Session/Turn/Atom, plus the
-// issues, off-path lines and metadata records Loupe needs so that nothing is lost silently.
+// Candidate transcripts (leaf last) + state log + postal log → Session / Turn / Atom, with the
+// issues, off-path lines and metadata records, so nothing is lost silently. Mode 'romp'
+// reproduces the reference field for field; 'viewer' (default) applies docs/divergences.md
+// (D1–D4, D6–D8, D11). Both: bad timestamps are issues, never crashes (D5).
 //
-// Modes: compat 'romp' reproduces the reference field for field; 'viewer' (default) applies the
-// improvements listed in docs/divergences.md: D1 stop_reason recovered per message.id, D2 leaf
-// choice that ignores trailing sidechain / null-rooted system lines, D3 sidechains off the main
-// path (unless opts.subagent), D4 parallel tool calls and local-command branches are not
-// rewinds, D6 viewer-only atom fields, D7 raw JSON of unknown metadata, D8 null-rooted system
-// notes are metadata, D11 rewound branches kept beside the path (session.branches). Both
-// modes: bad timestamps are issues, never crashes (D5).
-//
-// Pipeline (reference §2.1). build() below calls the stages in this order; each lives in its own
-// module of this folder, with a header saying what it owns:
-//   accounting.ts     reader-level issues (first), and the home of every unplaced line (last)
-//   authors.ts        postal index → the author context deriveAuthor reads
-//   line-table.ts     lines in read order with timestamps (D5); uuid-less content → issues; text cache
+// Stages, in the order build() calls them (each module's header says what it owns):
+//   accounting.ts     reader issues first; the home of every unplaced line last
+//   authors.ts        postal index → author context
+//   line-table.ts     lines in read order with timestamps (D5); uuid-less content → issues
 //   graph.ts          uuid graph, leaf choice (D2), compaction stitch repair
-//   active-path.ts    active path and kept set → per-line verdicts (D3, D8), calling
-//   rewind-rescue.ts  the viewer rescues of side branches that are not rewinds (D4)
+//   active-path.ts    active path, kept set, per-line verdicts (D3, D8), with
+//   rewind-rescue.ts  side branches that are not rewinds (D4)
 //   pre-passes.ts     replays, compaction summaries, Skill ids, command promptIds, stop_reason (D1)
-//   emit.ts           atom emission over kept lines (assistant, system), via
-//   emit-user.ts      the user-line rules 1–11
+//   emit.ts           atoms from kept lines (assistant, system), with emit-user.ts (user rules 1–11)
 //   absorbed.ts       absorbed queued_command prompts
 //   state-log.ts      state rows: landed texts, orphan replies, idle atoms
-//   atom-sink.ts      where atoms go; ordering by (t, read order)
+//   atom-sink.ts      where atoms go; ordered by (t, read order)
 //   turns.ts          grouping into turns
-//   branches.ts       viewer: the rewound branches, each rebuilt from its own lines (D11)
-// Shared types and codes (Line, Ctx, verdicts) are in build-context.ts.
+//   branches.ts       viewer: rewound branches, each rebuilt from its own lines (D11)
+// Shared types (Line, Ctx, verdicts): build-context.ts.
 //
-// ACCOUNTING. Every non-blank input line (transcripts, state log, postal log) has exactly one
-// home, and accounting.lines = atoms + offPath + metadata + issues, where
-//   atoms    = number of input LINES that produced at least one atom (a line never produces
-//              more than one; synthetic idle/orphan atoms come from state rows, which are
-//              counted under metadata, so accounting.atoms <= total atoms);
-//   offPath  = offPath.length   (rewound, cleared, sidechain, replayed, duplicate absorbed copy,
-//              duplicate: an earlier copy of a uuid whose node a later line defines);
-//   metadata = metadata.length  (non-atom records: snapshots, queue ops, skipped noise with a
-//              `reason`, compact summaries merged into their boundary, state and postal rows);
-//   issues   = number of issues with `accounted: true` (lines dropped because they are broken:
-//              invalid JSON, not an object, a content line without uuid, ...).
-// issues[] may hold further entries with `accounted` unset: warnings about lines that live
-// elsewhere (duplicate uuid, parent cycle, missing timestamp that was inherited, ...) and
-// file-level issues (line null). buildSession never throws: an internal failure becomes an
-// 'internal-error' issue and an empty session.
+// Accounting: every non-blank input line has exactly one home, and accounting.lines = atoms +
+// offPath + metadata + issues, counting lines that made an atom (one at most; idle and orphan
+// atoms come from state rows, counted as metadata), off-path lines (rewound, cleared, sidechain,
+// replayed, duplicates), metadata records, and issues with `accounted: true` (broken lines).
+// Other issues are warnings about lines that live elsewhere, or file-level (line null).
+// buildSession never throws: an internal failure is an 'internal-error' issue and an empty session.
 import { accountingOf, accountReaderIssues, placeRemainingLines } from './accounting.ts';
 import { lineVerdicts } from './active-path.ts';
 import { rewoundBranches } from './branches.ts';

@@ -9,7 +9,7 @@ const readChoice = (): ThemeChoice => readPref(KEY, isChoice) ?? 'system';
 
 /** Reads the remembered choice ahead of the page's mount, in a task of its own (hooks.client.ts):
  *  a page's first localStorage read loads the origin's whole storage area through a synchronous
- *  call to the browser, 8–11 ms of the mount task at 4× CPU (issue 25). The mount's read then
+ *  call to the browser, 8–11 ms of the mount task at 4× CPU. The mount's read then
  *  finds it loaded. */
 export function primeTheme(): void {
   readChoice();

@@ -3,6 +3,8 @@
 // error state and mirrors it on html[data-state]. Each load gets a generation number; results
 // of a superseded load are dropped (the engine also aborts its reading). A load that yields no
 // session keeps whatever was open before and says why.
+// Over 400 lines and kept whole: the load funnel's steps share one generation and one state
+// machine, and read in the order a load runs them.
 import type { ClassifiedFile } from '../ingest/types.ts';
 import { unreadableEntry } from '../ingest/classified.ts';
 import type { Issue } from '../model/index.ts';
@@ -34,7 +36,7 @@ const STAGE_MIN_FILES = 20;
 const INDEX_MIN_FILES = 40;
 /** Stored scans per message when they are fetched from the worker to be kept: each page is
  *  fetched in an idle period of its own. 500 a message, receiving one was a 55 ms task after the
- *  1 GB tree's ready (CPU profile of the drop, issue 25). */
+ *  1 GB tree's ready. */
 const RECORDS_PAGE = 100;
 
 export type ViewState = 'empty' | 'loading' | 'ready' | 'error';
@@ -161,7 +163,7 @@ export class Viewer {
         warmMarkdown();
         // And idle work that asks the browser for something waits for a big session's parse
         // (idle-work.ts). Not for a big drop's (staged below): that lists from a scan first, its
-        // lists are drawn meanwhile, and the warm-up's steps during it were short (traces, issue 25).
+        // lists are drawn meanwhile, and the warm-up's steps during it were short.
         if (files.length <= STAGE_MIN_FILES) release = holdIdleWork();
       }
       // A small drop is cached before it says ready: its files' hashes are taken while it parses.
@@ -228,7 +230,7 @@ export class Viewer {
       const first = durable ? outcome.sessions.filter((x) => x.key === shown) : [];
       if (early) {
         // A link's first screen comes with its load; it is drawn before the session is stored
-        // (hashing and IndexedDB writes took turns with its first rows, issue 25).
+        // (hashing and IndexedDB writes took turns with its first rows).
         this.#primed = await early.first;
         await this.#show(api, shown, true);
         if (first.length && current()) await this.#cacheSessions(first, files);
@@ -238,7 +240,7 @@ export class Viewer {
       this.restored = !!outcome.restored;
       this.#setState('ready');
       // Storing the rest (other sessions, the shown one's row index) is idle work: at ready it
-      // took turns on the cores with the first chat frames (traces of a 100 MB load, issue 25).
+      // took turns on the cores with the first chat frames (a 100 MB load).
       if (source.kind !== 'cached') {
         const rest = outcome.sessions.filter((x) => !first.includes(x));
         whenIdle(() => void this.#remember(rest, files, shown));
@@ -392,14 +394,14 @@ export class Viewer {
       this.chatIndex = index?.rows ?? [];
     };
     // With no timeline on screen yet (the first session shown), the chat's rows are fetched as soon
-    // as its index is here, while the worker lays out the timeline (issue 25: the first rows
-    // waited for it). Otherwise the two change together: the timeline never shows another session.
+    // as its index is here, while the worker lays out the timeline (the first rows waited for
+    // it). Otherwise the two change together: the timeline never shows another session.
     const early = this.timeline === null;
     if (early) {
       const index = await indexed;
       // A big index is drawn in a task after the one that received its last page: reading a
       // message (its rows' objects, and the scavenge they cause) and mounting the workspace were
-      // one 45–58 ms task before a 100 MB session's ready (Chromium traces, issue 25).
+      // one 45–58 ms task before a 100 MB session's ready.
       if ((index?.rows.length ?? 0) > SHOW_APART_ROWS) await macrotask();
       if (stale()) return;
       showIndex(index);
@@ -493,7 +495,7 @@ export class Viewer {
   /** Keeps the last big drop's scans for the next drop of the same files (best effort, paged).
    *  It is idle work, a page of scans an idle period, and the save after one: started at ready,
    *  the save's first transactions and the pages' messages were tasks of 55–68 ms beside the
-   *  chat's first frames (CPU profiles of the 1 GB tree's drop, issue 25). */
+   *  chat's first frames (the 1 GB tree's drop). */
   async #rememberScans(api: EngineApi, generation: number): Promise<void> {
     const idle = () => new Promise<void>((done) => whenIdle(() => done()));
     await idle();

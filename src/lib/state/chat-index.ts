@@ -1,6 +1,6 @@
 // The open chat's row index, fetched from the engine in pages. A message is read (its objects
 // built) in the task that receives it, and the 100 MB session's whole index (5,919 entries,
-// 1.5 MB) was one 29–64 ms task just before ready on a 2-vCPU machine (issue 25). A page of
+// 1.5 MB) was one 29–64 ms task just before ready on a 2-vCPU machine. A page of
 // INDEX_PAGE entries arrives as a message of its own, so each is read in its own task. The pages
 // are asked for together once the first one says how many there are; if the session's rows were
 // rebuilt in between (a followed session, a restored one whose model is rebuilt), the stamps

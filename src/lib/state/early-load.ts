@@ -1,4 +1,4 @@
-// A linked session's load, started before the page mounts (issue 25): for `?sample` and a `#z=`
+// A linked session's load, started before the page mounts: for `?sample` and a `#z=`
 // share link, SvelteKit's client init (src/hooks.client.ts) asks the parse worker to read the
 // files and load them at once (worker/links.ts), so the worker fetches and parses while the main
 // thread hydrates and mounts the page; the Viewer's first load of the same source then takes this one over instead of

@@ -21,7 +21,7 @@ export function engineClient(): Promise<{ api: EngineApi; inWorker: boolean }> {
 /** The worker's API from the moment the worker is created, before it has answered: calls made
  *  on it wait in the worker's queue and run as soon as its module has loaded. A linked session's
  *  early load (early-load.ts) is sent this way instead of after the liveness round trip, whose
- *  answer waited for the main thread's mount (~190 ms of idle worker at 4× CPU, issue 25).
+ *  answer waited for the main thread's mount (~190 ms of idle worker at 4× CPU).
  *  Null where no worker was created; a worker that then fails to start never answers such a call. */
 let workerApi: EngineApi | null = null;
 

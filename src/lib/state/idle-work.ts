@@ -2,17 +2,11 @@
 // (components/app/font-warmup.ts) and DOMPurify's preload (components/markdown/render.ts) are
 // such work: each asks the browser for something, and a load in progress waits for neither.
 //
-// Wait: while a big session parses, its worker's garbage collection (V8's scavenges, with helper
-// threads) keeps both cores of a 2-core machine busy, and a synchronous IPC from the page (a font
-// lookup: the browser's answer is a 0.0 ms task) then waits 40–70 ms for the browser's thread to
-// run: the font warm-up's steps during a 100 MB load were 36–79 ms tasks (Chromium traces, issue
-// 25). The Viewer holds idle work for such a load; the work skips its turns while it is held.
-//
-// Hurry: what was held is then still undone when the session is first drawn, and that frame made
-// the lookups itself: 20–53 font lookups and 7 fallbacks in one frame, 50–97 ms while the engine
-// stored the session (traces of 100 MB loads picked at once). So once the parse is done the
-// Viewer releases its hold and hurries the work before it draws: the work fills its idle periods
-// (the page waits on the worker then), for at most a bounded time.
+// Wait: while a big session parses, the worker's garbage collection keeps both cores of a 2-core
+// machine busy, and a synchronous call from the page to the browser (a font lookup) waits tens of
+// ms. The Viewer holds idle work for such a load; the work skips its turns while it is held.
+// Hurry: once the parse is done, the Viewer releases the hold and hurries the work for a bounded
+// time before it draws, so the first frame does not make those lookups itself.
 
 /** Runs `run` in the page's next idle period, at most `timeout` ms on; where the browser has no
  *  requestIdleCallback (Safari), after `fallback` ms. */

@@ -1,7 +1,7 @@
 // A `#z=` share link carries its session in the address: 28 KB for the sample, far more for a big
 // session. SvelteKit's start copies, parses and writes the page's URL many times (its history
 // entry, route matching, the navigation's ids), and with such a URL its routing and first mount
-// made one task of 100–140 ms at 4× CPU (CPU profiles of bench:browser --case boot, issue 25).
+// made one task of 100–140 ms at 4× CPU.
 // The client's init (hooks.client.ts) takes the payload out of the address while SvelteKit starts,
 // after the link's load has been handed to the worker; the page reads the held address
 // (`pageAddress`) and puts it back once the link's first rows are drawn. Put back before the page's

@@ -52,7 +52,7 @@ function ensure(): Comlink.Remote<MarkdownWorkerApi> | null {
 
 /** Starts the worker ahead of its first block. A big load's parse leaves time for its boot
  *  (script, module compile and evaluation: ~100 ms of CPU here), which otherwise came in the first
- *  frames after ready, beside the first chat frame (Chromium traces of the 100 MB load, issue 25). */
+ *  frames after ready, beside the first chat frame. */
 export function warmMarkdown(): void {
   ensure();
 }

@@ -1,7 +1,7 @@
 // Offline support's start: registers the service worker (src/service-worker.ts, which precaches
 // the app) once the page has drawn what it opened with and is idle. Its install fetches every
 // chunk and the browser compiles the cached scripts; registered at the load event (SvelteKit's
-// default), that ran beside a linked session's boot on a 2-core machine (issue 25). A first visit
+// default), that ran beside a linked session's boot on a 2-core machine. A first visit
 // still installs it, a few hundred ms later.
 import { dev } from '$app/environment';
 import { whenIdle } from './idle-work.ts';

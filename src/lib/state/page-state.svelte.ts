@@ -1,7 +1,6 @@
 // The page's state objects (the Viewer and what hangs on it), made once per page view. The layout
-// makes them a task before it mounts the page (issue 25): made in the page's own mount, they were
-// one task with its first markup and onMount, 49–139 ms at 4× CPU (bench:browser --case boot,
-// long-animation-frame attribution). None of them makes effects, so they need no component.
+// makes them a task before it mounts the page: made in the page's own mount, they were one long
+// task with its first markup and onMount. None of them makes effects, so they need no component.
 import { ChatUi } from './ChatUi.svelte.ts';
 import { ExportUi } from './Export.svelte.ts';
 import { HistoryIndex } from './History.svelte.ts';

@@ -1,12 +1,8 @@
 // Handing a big drop's File handles to the worker, in short tasks. A File from a folder input
 // has no size or date until something asks for them, and then Chromium asks the browser
-// process (one synchronous round trip a file: 0.3 ms median, 6 ms at worst on this machine,
-// idle). postMessage asks for them while it serializes, so one 20-file message was a 34–52 ms
-// task in traces of the 1 GB tree's drop, and the drop's longest task missed 50 ms now and then
-// (issue 21). Here each file's size is read first, one file at a time, in slices of a few ms,
-// and the batches are posted without waiting for the worker's answers (a message of files whose
-// size is known serializes in well under 1 ms). Measured on the tree's 3,412 files: the sizes
-// took 1.2–1.5 s in all, the same files' messages 3.4 s when the sizes were left to them.
+// process, one synchronous round trip a file. postMessage asks for them while it serializes, so
+// a 20-file message was a 34–52 ms task. Here each file's size is read first, one file at a time,
+// in slices of a few ms, and the batches are posted without waiting for the worker's answers.
 
 /** Files per message. */
 export const STAGE_BATCH = 20;

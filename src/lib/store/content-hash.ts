@@ -24,8 +24,8 @@ export type OffThreadHasher = (blob: Blob) => Promise<string>;
 let offThread: OffThreadHasher | null = null;
 
 /** Where hashes are computed: Chromium runs `crypto.subtle.digest` on the calling thread, and a
- *  100 MB file's 25 chunks came back as 40–76 ms tasks on the page's thread during its load
- *  (issue 25); the page hands them to a worker instead. Null: this thread. */
+ *  100 MB file's 25 chunks came back as 40–76 ms tasks on the page's thread during its load;
+ *  the page hands them to a worker instead. Null: this thread. */
 export function useOffThreadHasher(hasher: OffThreadHasher | null): void {
   offThread = hasher;
 }

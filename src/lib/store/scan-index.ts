@@ -4,7 +4,7 @@
 // the model / scan versions — is unchanged; ingest/scan.ts defines it). The records are opaque
 // here. They are grouped by folder (one lookup per folder) and stored in parts of at most
 // PART_ENTRIES records, each written in its own transaction: a page writes them after a drop is
-// shown, and one folder of ~400 files cloned at once was a 50-70 ms task (issue 25). A small
+// shown, and one folder of ~400 files cloned at once was a 50-70 ms task. A small
 // record per folder (when it was saved, how many parts and files) is all the cap reads: the whole
 // index is capped (MAX_ENTRIES files), oldest folders dropped first. Like the session cache it is
 // an optimisation that fails quietly: errors resolve to [] / nothing.

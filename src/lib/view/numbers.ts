@@ -25,7 +25,7 @@ export function plainDate(ms: number | null, withTime = true): string {
 /** Local 'HH:MM' (24-hour), 'HH:MM:SS' with seconds, 'YYYY-MM-DD HH:MM:SS' with the date too;
  *  '' for a missing or invalid time. Without Intl: the first Intl date format of a page
  *  initialises ICU (150–250 ms at 4× CPU, measured), which the chat's first rows, each with its
- *  time, would otherwise pay (issue 25). */
+ *  time, would otherwise pay. */
 export function plainClock(ms: number | null, seconds = false, date = false): string {
   if (ms === null || !Number.isFinite(ms)) return '';
   const d = new Date(ms);

@@ -1,17 +1,15 @@
-// The parse engine: the composition root of the worker's services and the surface the page
-// calls (parse.worker.ts exposes it with comlink; engine-client.ts runs it on the main thread
-// when a worker cannot start: the same code either way). No capability lives here: it creates
-// the services, hands each the narrow interfaces it needs (services/types.ts), and forwards.
+// The parse engine: the worker's composition root and the page's surface (parse.worker.ts exposes
+// it; engine-client.ts runs it on the main thread when no worker starts). No capability lives
+// here: it creates the services, hands each its narrow interfaces (services/types.ts), forwards.
 //   catalog   the current load (generation, abort), staging, the scan, the listing and its File handles
 //   loads     the load funnel: scan, then a full parse (small drop) or a listing (big drop); cached reopen
 //   sessions  the built sessions: full load, LRU, #build, prefetch, chat rows, persisted row index
-//   search    engine-thread search, the search pool, the text of sessions not built; history-scoped
-//             queries over `historySearch`, the search indexes the history entries carry
-//   usage / exports / follow   per-session usage, downloads and secrets, a followed folder
-//   history   the background history index of every listed session (the page calls engine.history)
-// A service hears of a new load or listing through catalog.onChange; opens and searches run as
-// `foreground` work, which a background service waits out (services/foreground.ts). To add one, construct
-// it below with the narrow interfaces it needs; forward its methods here, in parse.worker.ts, engine-client.ts.
+//   search    engine-thread search, the pool, unbuilt sessions' text, history queries (historySearch)
+//   usage / exports / follow / history   per-session usage, downloads and secrets, a followed
+//             folder, the background history index of every listed session (engine.history)
+// A service hears of a new load through catalog.onChange; a background service waits out the
+// `foreground` work (services/foreground.ts). A new service: construct it below with what it
+// needs, and forward its methods here, in parse.worker.ts and in engine-client.ts.
 import type { SearchPool } from '../view/search/pool.ts';
 import type { SearchBatch, SearchRequest } from '../view/search/index.ts';
 import type { ExportFormat, OnExportProgress } from '../view/export/index.ts';

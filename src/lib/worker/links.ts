@@ -36,8 +36,8 @@ export const FIRST_ROWS = 40;
 
 /** What a link's first screen needs from the worker, sent with its load (`first`): the opened
  *  session's chat index and its first rows, which the page would otherwise ask for in two round
- *  trips after the load, each waiting for the main thread's turn (issue 25: a linked session's
- *  first row at 4× CPU). */
+ *  trips after the load, each waiting for the main thread's turn (a linked session's first row
+ *  at 4× CPU). */
 export interface FirstScreen {
   key: string;
   index: ChatIndex | null;

@@ -3,7 +3,7 @@
 // family, style and size the first time it lays one out, a synchronous IPC: 4–6 ms a size on this
 // machine in an isolated page, 7–14 ms while a load keeps the browser busy. The workspace's first
 // screen brought 17 at once, so its first layout was a 28–44 ms part of one 70–85 ms task after a
-// big drop (Chromium traces of the 1 GB tree, issue 21). Here they are resolved in steps of one
+// big drop (the 1 GB tree). Here they are resolved in steps of one
 // lookup each (warmSteps), in idle callbacks: filling each idle period while no load runs (the
 // start page, a session shown), one a callback during a linked boot or a folder's walk, none
 // while a big session parses, and all that is left once it is parsed, before it is drawn
@@ -45,7 +45,7 @@ export const WORKSPACE_FONTS: FontFace[] = [
   // The chat's row kinds and rendered Markdown, as the corpus sessions draw them (a subagent's
   // title and chip, notices, errors, questions; strong text, headings, inline and highlighted
   // code): after a 100 MB session's ready their first layout resolved these in a 40–50 ms frame
-  // (Chromium traces, issue 25). tests/e2e/chat.spec.ts fails when a screen draws one not here.
+  // (Chromium traces). tests/e2e/chat.spec.ts fails when a screen draws one not here.
   [9.9, 600, false, 'ui'],
   [10.9688, 400, false, 'ui'],
   [11.5312, 400, false, 'ui'],
@@ -83,7 +83,7 @@ export const MARKS = ['·', '—', '→', '✓', '▾', '↳'];
  *  the rest of the list and its default fonts (Times New Roman, sans-serif, Sans: synchronous
  *  lookups the first time, for each weight and style) and then ask for a system fallback; in a
  *  100 MB session's first chat frame that was 10–30 ms of a 50–63 ms task, and 13 ms of a 1 GB
- *  tree's first listing (traces, issue 25). The walk is kept; a fallback that found no font is
+ *  tree's first listing. The walk is kept; a fallback that found no font is
  *  not, and during a load its lookup took 60–88 ms, so this one is made only before a load. */
 export const WALK_SPECIMEN = '数';
 
@@ -131,7 +131,7 @@ export type Step = [font: string, text: string];
  *  drop keeps it busy each takes 5–22 ms: a face resolved whole walked --chat-mono's names that
  *  are not installed here (ui-monospace, SFMono-Regular, Menlo, Consolas), opened Liberation Mono,
  *  then DejaVu Sans Mono and Times New Roman for the marks, in one 47–90 ms idle callback during a
- *  1 GB tree's drop (traces, issue 25). So a group's first face is preceded by the list's tails,
+ *  1 GB tree's drop. So a group's first face is preceded by the list's tails,
  *  shortest first (each adds one name to what is resolved; a name found missing is kept for every
  *  size of that weight and style), and its marks are measured one a step. A UI group's first face
  *  also measures WALK_SPECIMEN, which warmFonts makes only on an empty page. */
@@ -165,19 +165,13 @@ const IDLE_MARGIN_MS = 4;
  *  are mostly a frame's), and a load picked at once meets more of them undone. */
 const FILL_BUDGET_MS = 25;
 
-/** Makes the steps in idle callbacks: with no load running (the start page, or a session shown)
- *  as many as FILL_BUDGET_MS and the idle period have room for, during a load one a callback. On
- *  the start page all of them were done 0.4–0.55 s after the first; one a callback, they ran on
- *  into a load made at once, and took ~10 s after a linked boot (Chromium runs an idle callback
- *  asked for in one idle period in the next, and with nothing to draw a period is 50 ms). A
- *  linked boot passes `fill: false`: its load runs before the page says `loading`.
- *
- *  Through a canvas's measureText, not a hidden box's layout: a box's forced layout also lays
- *  out whatever the page has pending, so a step that came during a load took the load's layout
- *  work into its task (a face and the walk's first listing: 56–67 ms, --case projects
- *  --profile), and the warm-up had to stop at the first load,
- *  leaving the list's first layout to resolve the rest. A canvas resolves the same faces through
- *  the same font cache and lays out nothing, so it runs on through a load. */
+/** Makes the steps in idle callbacks: with no load running, as many as FILL_BUDGET_MS and the
+ *  idle period have room for; during a load, one a callback (a linked boot passes `fill: false`:
+ *  its load runs before the page says `loading`). One a callback always, they took ~10 s after a
+ *  linked boot (a callback asked for in one idle period runs in the next).
+ *  Through a canvas's measureText, not a hidden box's layout: a forced layout also lays out
+ *  whatever the page has pending, so a step during a load took the load's layout work into its
+ *  task. A canvas resolves the same faces through the same font cache and lays out nothing. */
 export function warmFonts(faces: FontFace[] = warmOrder(WORKSPACE_FONTS), { fill = true }: { fill?: boolean } = {}): void {
   const ctx = document.createElement('canvas').getContext('2d');
   if (!ctx) return;

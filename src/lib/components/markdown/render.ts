@@ -1,4 +1,4 @@
-// The Markdown renderer as the page gets it (issue 25). marked and highlight.js run in the
+// The Markdown renderer as the page gets it. marked and highlight.js run in the
 // Markdown worker (state/markdown-client.ts): their module evaluation, first lexes and grammar
 // compiles were page tasks of 60–100 ms at 4× CPU. The page keeps DOMPurify (it needs a DOM),
 // loaded after the first chat rows have been painted, like the worker. Until a block's HTML is
@@ -44,7 +44,7 @@ function loadSanitizer(): Promise<unknown> {
 /**
  * Loads DOMPurify and sanitizes once, in an idle period with no load running, so that the first
  * Markdown does not: evaluated beside a big session's first chat frames it was a 50–107 ms task
- * after ready (--case projects --profile, issue 25). A load in progress waits for it, except the
+ * after ready. A load in progress waits for it, except the
  * Viewer's hurry before a held load is drawn, which the preload joins (state/idle-work.ts).
  */
 export function preloadSanitizer(): void {

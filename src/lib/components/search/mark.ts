@@ -6,10 +6,11 @@
 // HTML after that, so this retries for a while.
 
 const HIGHLIGHT = 'loupe-search';
+/** One try a frame: about 2 s for the landed rows to arrive, open and get their HTML. */
 const TRIES = 120;
 /** A mark was painted since the last clear. The page clears on mount, when nothing is marked yet:
  *  that clear's first touch of `CSS.highlights` and its selector query took 7–17 ms of the boot's
- *  mount task at 4× CPU (issue 25), for nothing to clear. */
+ *  mount task at 4× CPU, for nothing to clear. */
 let marked = false;
 
 export function markMatch(atomUuid: string, match: string, isStale: () => boolean): void {

@@ -32,7 +32,7 @@ export const FIRST_DETAIL_SLICE = 50;
 /** A layout of this many bars or fewer is drawn whole at once, as before there were slices. With
  *  200, a 100 MB session's 196 bars and dots (428 elements) were drawn whole in the ResizeObserver
  *  callback of the plot's first width, 22–34 ms inside the browser's rendering step, whose layout
- *  made the frame one 57–76 ms task after ready (LoAF entries, issue 25). */
+ *  made the frame one 57–76 ms task after ready. */
 export const WHOLE_DRAW_MAX = 100;
 
 /** Pointer movement (px) before a press becomes a drag instead of a click. */
@@ -73,7 +73,7 @@ export class TimelineView {
 	readonly draw = $derived(drawModel(this.layout, this.geom, this.view, this.plotW, METRICS));
 	/** How many bars and how many dots of the detailed draw are on screen: a new layout's first
 	 *  draw adds them FIRST_DETAIL_SLICE, then DETAIL_SLICE a task (growDetail), so up to 800 bars
-	 *  and as many dots are not one 60 ms task after a big session's ready (issue 25); a zoom or
+	 *  and as many dots are not one 60 ms task after a big session's ready; a zoom or
 	 *  pan later draws at once. */
 	detailLimit: number = $derived.by(() => {
 		// A refresh of the same session (a followed folder's append: same first segment) keeps what

@@ -1,17 +1,13 @@
-// Gemini CLI chat recordings → the shared Session / Turn / Atom model: the legacy whole-file
-// JSON ConversationRecord (≤ v0.38) and the append-only JSONL (v0.39+), where the first line is
-// the session header, a message id may be re-appended (the last copy wins, first-seen order
-// kept), `{"$set": {...}}` merges into the header (with `messages` it replaces the whole list,
-// as chat compression does: the messages it drops stay visible before the compaction) and
-// `{"$rewindTo": id}` drops that message and all after it (off-path, like a Claude Code rewind).
-//
-// Messages: user → human prompt (synthetic user messages carrying only functionResponse parts
-// are tool results, dropped when the call already carries them; `<state_snapshot>` is a
-// compaction summary); gemini → assistant atom with thinking (thoughts[]), text and one
-// canonical tool_use per toolCalls[] entry, followed by a result atom per call that finished
-// (status error / cancelled = failed), with per-message tokens as usage; info / warning → system
-// notices, error → an error row. Records it cannot place are raw cards; superseded and rewound
-// copies are off-path.
+// Gemini CLI chat recordings → the shared Session / Turn / Atom model: the legacy whole-file JSON
+// ConversationRecord (≤ v0.38) and the append-only JSONL (v0.39+): a header line; a re-appended
+// message id replaces its copy (first-seen order kept); `{"$set": {...}}` merges into the header
+// (with `messages` it replaces the list, as chat compression does: dropped messages stay visible
+// before the compaction); `{"$rewindTo": id}` drops that message and the rest (off-path).
+// Messages: user → a prompt (a functionResponse-only message is tool results, dropped when the
+// call carries them; `<state_snapshot>` is a compaction summary); gemini → an assistant atom with
+// thinking, text and a canonical tool_use per toolCalls[] entry, then a result per finished call
+// (error / cancelled = failed), tokens as usage; info / warning → notices, error → an error row.
+// Records it cannot place are raw cards; superseded and rewound copies are off-path.
 import type { ContentBlock, FileRecords } from '../types.ts';
 import { imageBlock, isObj, msOf, num, plainText, SessionDraft, str, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
 

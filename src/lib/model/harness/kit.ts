@@ -1,17 +1,12 @@
-// The shared core every non-Claude-Code adapter (model/codex, model/strap, model/gemini, model/pi,
-// model/cursor) builds
-// on: a SessionDraft collects atoms in the exact shapes the Claude Code parser emits (assistant
-// messages with text / thinking / tool_use blocks, user atoms carrying tool_result blocks paired
-// by id, system compact_boundary atoms), places every input record exactly once (atom, metadata,
-// off-path or issue — the accounting rule of build.ts), and finish() marks where the agent
-// yielded and hands the ordered atoms to the one turn grouper (turns.ts). Adapters never group
-// turns or segments themselves.
-//
-// Tool identity: adapters translate their tools onto the canonical names the chat already draws
-// (Bash, Read, Grep, Glob, Edit, Write, TodoWrite, WebSearch, WebFetch, Task, mcp__server__tool)
-// with the canonical input fields, and keep the harness's own name on the block as `harnessTool`
-// so nothing is lost. Results carry a `toolUseResult` in the shape Claude Code records
-// (stdout / stderr / exitCode, filePath + files for patches), so no view tests a harness.
+// The shared core every non-Claude-Code adapter (codex, strap, gemini, pi, cursor, opencode)
+// builds on: a SessionDraft collects atoms in the shapes the Claude Code parser emits (assistant
+// text / thinking / tool_use blocks, user tool_result blocks paired by id, compact_boundary
+// atoms), places every input record exactly once (atom, metadata, off-path or issue: build.ts's
+// accounting rule), and finish() marks where the agent yielded and hands the atoms to the one
+// turn grouper (turns.ts). Adapters never group turns or segments themselves.
+// Tools: adapters map theirs onto the canonical names the chat draws (Bash, Read, Edit, Task, …)
+// with canonical inputs, keep their own name as `harnessTool`, and give results a `toolUseResult`
+// in Claude Code's shape (stdout / stderr / exitCode, files for patches): no view tests a harness.
 import { groupTurns } from '../turns.ts';
 import { parseTimestamp } from '../timestamp.ts';
 import type { Atom, Author, ContentBlock, Issue, MetadataLine, OffPathLine, ParseResult, Usage } from '../types.ts';

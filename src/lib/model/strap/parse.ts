@@ -1,16 +1,12 @@
-// Strap state documents → the shared Session / Turn / Atom model. Versions: strap.state.v0.2
-// (actors with kind, a root scope tree), v0.3 (grouped actors, from user|model|harness + agent),
-// v0.4 (flat actors with kind, a flat `history`), and the seed's intended event list (a JSON
-// array, or JSONL, of `{type:"event", from, agent?, kind, text, calls?}`).
-//
-// `from` (and `agent`) decide the author and the speaker label; calls carry their own results
-// (ok / output / error), so each call becomes a tool_use plus a tool_result atom (no `ok` =
-// still pending, no result). Every `agent.fork` call is a delegation (canonical Task) whose
-// child transcript is built from `hidden.messages`, recursively; a collapsed scope or a
-// `history.summarize` call is a compaction carrying its summary and the hidden messages behind
-// it; runtime items (checkpoint, context, note, harness messages) are notices. Strap records no
-// times and no ids: atoms have no time (t is NaN, never invented) and uuids come from the item's
-// path in the document.
+// Strap state documents → the shared Session / Turn / Atom model: strap.state.v0.2 (actors with
+// kind, a root scope tree), v0.3 (grouped actors), v0.4 (flat actors, a flat `history`), and the
+// seed's event list (JSON array or JSONL of `{type:"event", from, agent?, kind, text, calls?}`).
+// `from` (and `agent`) decide the author and speaker; a call carries its result (ok / output /
+// error), so it becomes a tool_use and a tool_result atom (no `ok`: still pending). `agent.fork`
+// is a delegation (canonical Task) with a child built from `hidden.messages`, recursively; a
+// collapsed scope or `history.summarize` is a compaction; runtime items are notices. Strap
+// records no times and no ids: atoms have no time (t is NaN, never invented) and uuids come from
+// the item's path in the document.
 import type { ContentBlock, FileRecords } from '../types.ts';
 import { isObj, msOf, num, SessionDraft, str, type HarnessChild, type HarnessResult, type Obj, type When } from '../harness/kit.ts';
 

@@ -1,5 +1,5 @@
 // highlight.js with the handful of languages the chat highlights, apart from markdown.ts so
-// it loads on first use (markdown.ts loadHighlighter) instead of at boot (issue 25).
+// it loads on first use (markdown.ts loadHighlighter) instead of at boot.
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import css from 'highlight.js/lib/languages/css';

@@ -1,7 +1,7 @@
 // A followed session's status line: what the open turn's live edge reads as ("Running Bash ·
 // 12s", "Quiet for 3 min", "Waiting for permission"), from the activity the worker computed
 // (live.ts) and the time since the last write. Apart from live.ts so the page's follow state
-// loads it without the row builder (issue 25: the boot parses only what the first screen needs).
+// loads it without the row builder (the boot parses only what the first screen needs).
 
 export type LiveKind = 'tool' | 'subagent' | 'thinking' | 'working' | 'ended' | 'empty';
 

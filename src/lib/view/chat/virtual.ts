@@ -74,7 +74,7 @@ export function turnJump(turnOf: (i: number) => number, n: number, cur: number, 
 	return s > 0 ? start(s - 1) : null;
 }
 
-/** Rows drawn per task (issue 25): how many fit a time budget, judged by the last slice. A row's
+/** Rows drawn per task: how many fit a time budget, judged by the last slice. A row's
  *  cost depends on the device and on how warm the page is: a fixed 8 rows were a 100–190 ms task
  *  at 4× CPU on a cold start. The next slice scales the last one's count by budget / its time,
  *  at most doubling, within [min, max]. */

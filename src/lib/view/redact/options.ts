@@ -1,6 +1,6 @@
 // What the person chose to redact, and the default choice. Apart from rules.ts (gitleaks' rule
 // table and the regexes built from it) so the page's state names the choice without loading
-// the rules at boot (issue 25); the rules load with the share / export dialog.
+// the rules at boot; the rules load with the share / export dialog.
 
 export interface RedactOptions {
 	/** Secrets by the rules above (on by default; off only when the person says so). */

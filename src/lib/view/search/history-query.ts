@@ -1,18 +1,13 @@
 // History search's query side: which listed sessions a query can match, from their indexes'
 // trigram filters (history-index.ts), and the run over those candidates with the existing scan.
-// The plan takes the literals every match must contain (a plain query is one; a regex gives its
-// required literal runs, none under a top-level `|`), folds them with the index's key and asks
-// each filter for all their trigrams. A session the filter rules out is skipped (it cannot
-// match); every other session is searched by its own source, so the total, the hits and their
-// order are exactly runSearch's over all the sessions. A query with no trigram to filter on (a
-// regex without a literal, or fewer than three characters) searches every session, and says so.
-//
-// Why trigram filters and not SQLite FTS5: measured on a generated tree (see the commit), an FTS5
-// trigram table took several times the text's size (it keeps every trigram's positions), far past
-// the history budget (index ≤ 0.25× the tree's bytes), and its folding is not V8's Unicode case
-// folding, so every answer would still be verified by the matcher. A Bloom filter per session
-// costs a byte per distinct trigram, and the verification over the session's own fields gives
-// the scan's answer by construction.
+// The plan takes the literals every match must contain (a regex gives its required runs, none
+// under a top-level `|`), folds them with the index's key and asks each filter for their
+// trigrams. A session the filter rules out is skipped; every other one is searched from its own
+// source, so the answer is exactly runSearch's over all sessions. A query with no trigram (a
+// regex without a literal, or under three characters) searches every session, and says so.
+// Not SQLite FTS5: its trigram table took several times the text's size, far past the index's
+// budget (0.25× the tree), and its folding is not V8's, so every answer would still need the
+// matcher. A Bloom filter costs a byte per distinct trigram.
 import { filterHas, foldKey, gramsOf, type GramFilter } from './history-index.ts';
 import { foldDiacritics, type SearchOptions } from './query.ts';
 import { runSearch, type HistoryRunInfo, type RunHooks, type SearchOutcome, type SearchRequest, type SearchSource } from './run.ts';

@@ -1,24 +1,15 @@
 // The `text` part of a session's history search index (history-index.ts): its search fields,
-// stored compressed (lz.ts), and decoded when a history query has to verify the session. Decoding is what a
-// broad query pays for every candidate it has not kept (a first "parser" decodes ~250 M
-// characters), so the format is made to decode fast:
-// - the fields' texts as two UTF-8 runs, each decoded by one TextDecoder call: the ASCII-only
-//   texts (a one-byte string) and the others (two-byte as soon as one holds a CJK character,
-//   which would double the ASCII texts' memory if they shared it). Each field's text is a slice
-//   of its run: no per-field decode, and the lane's heap holds two strings a session and small
-//   slice headers instead of tens of thousands of strings for the GC to copy and mark. Measured
-//   with one string per field, the first "parser" spent about as long in the GC threads as in
-//   decoding (a Chromium trace of the query);
-// - the rest of each field (its kind, author, tool, landing data) as a small JSON part, by
-//   column: a table of the session's distinct strings (kinds, authors, tools, open-step keys,
-//   subagent lists) and arrays of numbers into it. Parsed once; arrays of numbers parse about
-//   twice as fast as a row of mixed values per field (~170 bytes a field as rows).
-// Layout before compression (lz.ts): u32 LE byte length of the JSON part, the JSON part, u32 LE
-// byte length of the ASCII run, the ASCII run, the other run. The JSON part (type Columns): per
-// field its text's length in UTF-16 units and run (0: ASCII, 1: the other, 2: the text is in the
-// JSON part). A text UTF-8 cannot hold as it is (a lone surrogate, which a transcript's JSON
-// escapes can carry) goes into the JSON part, so it comes back unchanged.
-// Measured on a tenth of the generated 1 GB tree (scripts/bench-history-search.ts): see the commit.
+// compressed (lz.ts), decoded when a history query must verify the session. A broad query decodes
+// every candidate it has not kept, so the format is made to decode fast:
+// - the texts as two UTF-8 runs, one TextDecoder call each: ASCII-only texts (a one-byte string)
+//   and the others. Each field's text is a slice of its run, so the heap holds two strings a
+//   session, not thousands (with one string per field a first query spent as long in GC as in
+//   decoding);
+// - the rest of each field as a small JSON part by column: a table of distinct strings and
+//   arrays of numbers into it (they parse about twice as fast as a row per field).
+// Layout before compression: u32 LE length of the JSON part, the JSON part, u32 LE length of the
+// ASCII run, the ASCII run, the other run. Per field the JSON part holds its text's length in
+// UTF-16 units and its run (0 ASCII, 1 other, 2 in the JSON part: a lone surrogate survives).
 import type { FieldAuthor, FieldKind, OpenStep, SearchField } from './fields.ts';
 import { compress, decompress, decompressedSize, DECOMPRESS_SLACK } from './lz.ts';
 import { decompressFast } from './lz-wasm.ts';

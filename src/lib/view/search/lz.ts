@@ -1,16 +1,12 @@
-// A small, fast byte compressor for the history search text (history-text.ts): LZ77 with the
-// byte-aligned sequence layout LZ4 made common (a token of literal and match lengths, the
-// literals, a 2-byte offset). Chosen over deflate because the history pass compresses every
-// session's text and a first history query decompresses all of it: zlib level 6
-// (CompressionStream) ran at ~17 MB/s and was the largest part of the pass, and its inflate the
-// largest part of a first query. This compresses several times faster and decodes at memory
-// speed, for a somewhat larger output (the text is ~9 % of the tree deflated, ~12 % here; the
-// index's budget is 25 %). Figures: `npm run bench:history-pass` and the commit.
-//
+// A small, fast byte compressor for the history search text (history-text.ts): LZ77 with LZ4's
+// byte-aligned sequence layout. Not deflate: the history pass compresses every session's text and
+// a first history query decompresses it all, and zlib level 6 (CompressionStream, ~17 MB/s) was
+// the largest part of both. This is several times faster and decodes at memory speed, for a
+// larger output (~12 % of the tree against deflate's ~9 %; the index's budget is 25 %).
 // Block: u32 LE length of the original, then sequences. Each sequence: a token (high nibble:
 // literal count, low nibble: match length − 4; 15 in either means more length bytes follow, each
 // added, until one is below 255), the literals, and — except in the last sequence, which is
-// literals only — the match's distance back (u16 LE, 1..65535). A match may overlap its own output.
+// literals only — the match's distance back (u16 LE, 1..65535). A match may overlap its output.
 
 const MIN_MATCH = 4;
 const HASH_BITS = 16;

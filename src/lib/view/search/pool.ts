@@ -1,22 +1,14 @@
-// A few search lanes (worker/search.worker.ts) sharing one query's sessions. The engine submits
-// every session a query must build; a lane with room takes the next one, so the sessions are
-// built side by side. A session whose text a lane kept from an earlier query goes back to that
-// lane (its cached text makes it a scan, not a build). The other lanes take sessions in list
-// order (the first hits come early), the first lane the largest left (a big session started
-// last would keep one lane busy while the others wait at the end).
-// A lane is sent at most DEPTH jobs: it runs one at a time (lane.ts), the next waits there with
-// its files' bytes read ahead (READ_AHEAD_MAX_BYTES at most), so a lane never waits on a round
-// trip or a read and holds at most its cache, one build and one session's bytes. A cancel drops
-// what is still queued here and tells the lanes to skip what waits there; a job already running
-// finishes (a build cannot be cut short), but what it found is dropped.
-// Sessions a lane keeps go to it in batches (up to BATCH a message, in the query's order): a
-// kept session is a short scan, and one round trip per session would cost more than the scans.
-// A job is made knowing whether its lane keeps the session (`job(kept)`): a session decoded
-// from its history index is then sent without its bytes; a lane that no longer has it answers
-// `missing`, and the job goes again with them.
-// Sessions a lane decodes from their history index (`light`: a decode and a scan, a few ms
-// each) go in batches too, from the front of the shared queue: a history's first query sent
-// 1,500 of them one message each, and the round trips kept the engine's thread as busy as the lanes.
+// A few search lanes (worker/search.worker.ts) sharing one query's sessions, built side by side.
+// A session whose text a lane kept goes back to that lane (a scan, not a build); the others go in
+// list order (first hits come early), the first lane taking the largest left (so a big session
+// does not end alone). A lane gets at most DEPTH jobs: it runs one at a time (lane.ts) with the
+// next one's bytes read ahead (READ_AHEAD_MAX_BYTES), so it never waits on a round trip and holds
+// at most its cache, one build and one session's bytes. Kept sessions and those decoded from
+// their history index (`light`) go in batches of up to BATCH a message: a round trip each cost
+// more than their scans. A job knows whether its lane keeps the session (`job(kept)`): then it
+// goes without its bytes, and a lane that lost it answers `missing`. A cancel drops what is
+// queued here and tells the lanes to skip what waits there; a running job finishes, its hits
+// dropped.
 import type { LaneJob, LaneResult, SearchLane } from './lane.ts';
 
 interface Task {

@@ -39,6 +39,7 @@ export interface AxisOptions {
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+/** An idle stretch this long collapses on the axis (docs/divergences.md T3). */
 export const COLLAPSE_MS = 20 * MINUTE;
 
 /** "25 min", "3 h", "1 day", "2 days", "1 week", "3 weeks", "2 months". */

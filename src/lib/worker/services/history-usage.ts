@@ -1,4 +1,4 @@
-// History usage over the index (issue 22's reports): every indexed session's billed calls
+// History usage over the index: every indexed session's billed calls
 // (services/history.ts allCalls) through view/history/reports.ts usageReport. The prepared,
 // columnar form the reports run over (deduplicated, time-ordered, priced once) is made once per
 // revision of the index, so a report over ~300k calls stays within 100 ms once the index is

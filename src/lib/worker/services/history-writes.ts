@@ -1,4 +1,4 @@
-// The history index's write path (issue 21): entries read by the lanes wait here and go to the
+// The history index's write path: entries read by the lanes wait here and go to the
 // IndexedDB store in batches, one transaction after another, so the lanes never wait on a write.
 // A failed write (a full disk, a blocked store) marks the index partial and keeps the rest in the
 // service's memory: a full disk does not empty while the page is open, so no further write is tried.
