@@ -15,24 +15,27 @@
 
 /** A page of the bench's own origin with no Loupe in it. */
 export const FLOOR_PATH = '/__floor';
-const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input type="file" multiple webkitdirectory>';
+const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input id="folder" type="file" multiple webkitdirectory><input id="files" type="file" multiple>';
 
-/** A fresh context's bare page holding `tree` in its folder input; close its context when done. */
-export async function floorPage(browser, base, tree) {
+/** A fresh context's bare page holding `input` (a folder's path, or a list of files) in a file
+ *  input, and that input's selector; close its context when done. */
+export async function floorPage(browser, base, input) {
   const context = await browser.newContext();
   await context.route(`${base}${FLOOR_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: FLOOR_HTML }));
   const page = await context.newPage();
   await page.goto(`${base}${FLOOR_PATH}`);
-  await page.locator('input[type=file]').setInputFiles(tree);
-  return page;
+  const selector = Array.isArray(input) ? '#files' : '#folder';
+  await page.locator(selector).setInputFiles(input);
+  return { page, selector };
 }
 
-/** Both browser floors of `tree`, each in its own fresh context: { parseMs, readMs, bytes, files }. */
-export async function browserFloors(browser, base, tree) {
+/** The browser floors of `input` (a folder or a list of files), each in its own fresh context:
+ *  { parseMs, readMs, bytes, files }; `which` picks them (default both). */
+export async function browserFloors(browser, base, input, which = ['read', 'parse']) {
   const out = {};
-  for (const [name, fn] of [['readMs', readFloorInPage], ['parseMs', parseFloorInPage]]) {
-    const page = await floorPage(browser, base, tree);
-    const r = await page.evaluate(fn);
+  for (const [name, fn] of [['readMs', readFloorInPage], ['parseMs', parseFloorInPage]].filter(([n]) => which.includes(n.slice(0, -2)))) {
+    const { page, selector } = await floorPage(browser, base, input);
+    const r = await page.evaluate(fn, selector);
     Object.assign(out, { [name]: Math.round(r.ms), bytes: r.bytes, files: r.files });
     await page.context().close();
   }
@@ -40,8 +43,8 @@ export async function browserFloors(browser, base, tree) {
 }
 
 /** Runs in the floor page: one worker reads each .jsonl file as text and JSON.parses every line. */
-export async function parseFloorInPage() {
-  const files = [...document.querySelector('input[type=file]').files].filter((f) => f.name.endsWith('.jsonl'));
+export async function parseFloorInPage(selector) {
+  const files = [...document.querySelector(selector).files].filter((f) => f.name.endsWith('.jsonl'));
   const src = `onmessage = async (e) => {
     const t0 = performance.now();
     for (const file of e.data) {
@@ -57,8 +60,8 @@ export async function parseFloorInPage() {
 }
 
 /** Runs in the floor page: two workers each read half the .jsonl files' bytes (balanced by size). */
-export async function readFloorInPage() {
-  const files = [...document.querySelector('input[type=file]').files].filter((f) => f.name.endsWith('.jsonl'));
+export async function readFloorInPage(selector) {
+  const files = [...document.querySelector(selector).files].filter((f) => f.name.endsWith('.jsonl'));
   const halves = [[], []];
   const load = [0, 0];
   for (const f of [...files].sort((a, b) => b.size - a.size)) {

@@ -4,9 +4,10 @@
 // file's text without building anything), so both find the same calls on the same lines.
 //
 // billedLines is fast because most of a transcript's bytes are tool output and prompts, never
-// parsed here: only lines that contain the key "usage" are. A key can hide from that search only
-// behind a \u escape of one of its letters, which no JSON writer produces; a line with such an
-// escape is parsed too, so the answer is the same for any input.
+// decoded here: the bytes are searched for the key "usage" (Horspool's skip search) and only the
+// lines holding it are decoded and parsed; the lines between are only counted. No JSON writer
+// escapes the letters of a key, so a plain search finds every such line a writer makes; a key
+// spelled with \u escapes is found by the model's full read only (docs/usage-counting.md).
 import type { LineCall, Usage } from './types.ts';
 import { isObj } from './text.ts';
 import { parseTimestamp } from './timestamp.ts';
@@ -43,55 +44,81 @@ export function usageProblem(u: Usage): string | null {
 	return bad.length ? `usage ${bad.map((k) => `${k} ${JSON.stringify(u[k]).slice(0, 30)}`).join(', ')} is not a token count (counted as 0)` : null;
 }
 
-/** A \u escape of one of the letters of "usage" (u 75, s 73, a 61, g 67, e 65), any hex case. */
-const ESCAPED_LETTER = /\\u00(?:7[35]|6[157])/i;
+/** The bytes of `"usage"`, and Horspool's shift for each byte value (how far the window may move). */
+const KEY = [0x22, 0x75, 0x73, 0x61, 0x67, 0x65, 0x22];
+const SHIFT = (() => {
+	const t = new Uint8Array(256).fill(KEY.length);
+	for (let i = 0; i < KEY.length - 1; i++) t[KEY[i]] = KEY.length - 1 - i;
+	return t;
+})();
+
+/** The next `"usage"` in bytes from `from`, or -1. */
+function nextKey(b: Uint8Array, from: number): number {
+	const m = KEY.length;
+	for (let i = from + m - 1; i < b.length; i += SHIFT[b[i]]) {
+		if (b[i] !== 0x22) continue;
+		let k = 1;
+		while (k < m && b[i - k] === KEY[m - 1 - k]) k++;
+		if (k === m) return i - m + 1;
+	}
+	return -1;
+}
+
+/** How many "\n" bytes b[from..to) holds: four bytes a step through a word view where aligned
+ *  (a word with no newline byte is passed over with one test). */
+function newlines(b: Uint8Array, from: number, to: number): number {
+	let n = 0;
+	let i = from;
+	const offset = b.byteOffset;
+	while (i < to && ((offset + i) & 3) !== 0) if (b[i++] === 10) n++;
+	const count = (to - i) >> 2;
+	if (count > 8) {
+		const words = new Uint32Array(b.buffer, offset + i, count);
+		for (let w = 0; w < count; w++) {
+			const x = words[w] ^ 0x0a0a0a0a;
+			if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
+			const at = i + 4 * w;
+			n += (b[at] === 10 ? 1 : 0) + (b[at + 1] === 10 ? 1 : 0) + (b[at + 2] === 10 ? 1 : 0) + (b[at + 3] === 10 ? 1 : 0);
+		}
+		i += count * 4;
+	}
+	for (; i < to; i++) if (b[i] === 10) n++;
+	return n;
+}
 
 /**
- * Every line of a Claude Code transcript's text that records a call, in line order. Lines are
- * counted as RecordReader counts them (every "\n" ends one, blank lines too); a line that is
- * not a JSON object is skipped, as the model reads none of it.
+ * Every line of a Claude Code transcript's bytes that records a call, in line order. Lines are
+ * numbered as RecordReader numbers them (every "\n" ends one, blank lines too); a line that is
+ * not a JSON object is skipped, as the model reads none of it. The decoder keeps a BOM, as
+ * RecordReader's does: only the file's first line may start with one.
  */
-export function billedLines(text: string): BilledLine[] {
+export function billedLines(bytes: Uint8Array, decoder = new TextDecoder('utf-8', { ignoreBOM: true })): BilledLine[] {
 	const out: BilledLine[] = [];
 	let line = 1; // the number of the line that starts at `counted`
 	let counted = 0;
-	let from = 0;
-	const escapes = text.indexOf('\\u00') >= 0;
-	while (from < text.length) {
-		const hit = nextCandidate(text, from, escapes);
-		if (hit < 0) break;
-		const start = text.lastIndexOf('\n', hit) + 1;
-		let end = text.indexOf('\n', hit);
-		if (end < 0) end = text.length;
-		for (let nl = text.indexOf('\n', counted); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
+	for (let hit = nextKey(bytes, 0); hit >= 0; ) {
+		const start = hit === 0 ? 0 : bytes.lastIndexOf(10, hit - 1) + 1;
+		let end = bytes.indexOf(10, hit);
+		if (end < 0) end = bytes.length;
+		line += newlines(bytes, counted, start);
 		counted = start;
-		const found = parsedLine(text, start, end);
-		const call = found ? lineCallOf(found) : null;
+		const v = parsedLine(bytes, start, end, decoder);
+		const call = v ? lineCallOf(v) : null;
 		if (call) {
 			const problem = usageProblem(call.usage);
 			out.push(problem ? { line, call, problem } : { line, call });
 		}
-		from = end + 1;
+		hit = end < bytes.length ? nextKey(bytes, end + 1) : -1;
 	}
 	return out;
 }
 
-/** The next place from `from` that may be a "usage" key: the plain key, or a \u-escaped letter. */
-function nextCandidate(text: string, from: number, escapes: boolean): number {
-	const plain = text.indexOf('"usage"', from);
-	if (!escapes) return plain;
-	for (let at = text.indexOf('\\u00', from); at >= 0 && (plain < 0 || at < plain); at = text.indexOf('\\u00', at + 1)) {
-		if (ESCAPED_LETTER.test(text.slice(at, at + 6))) return at;
-	}
-	return plain;
-}
-
-/** The line [start, end) as an object, as RecordReader reads it (BOM and CR dropped), or null. */
-function parsedLine(text: string, start: number, end: number): Record<string, unknown> | null {
-	if (start === 0 && text.charCodeAt(0) === 0xfeff) start = 1;
-	if (end > start && text.charCodeAt(end - 1) === 13) end--;
+/** The line bytes[start, end) as an object, as RecordReader reads it (BOM and CR dropped), or null. */
+function parsedLine(b: Uint8Array, start: number, end: number, decoder: TextDecoder): Record<string, unknown> | null {
+	if (start === 0 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) start = 3;
+	if (end > start && b[end - 1] === 13) end--;
 	try {
-		const v: unknown = JSON.parse(text.slice(start, end));
+		const v: unknown = JSON.parse(decoder.decode(b.subarray(start, end)));
 		return isObj(v) ? v : null;
 	} catch {
 		return null;

@@ -40,14 +40,14 @@ const FOLDERS = (): string[] => [
   ...['model', 'hostile', 'usage', 'history'].map((x) => join(FIXTURES, x))
 ];
 
-async function sessionsOf(dir: string): Promise<{ loaded: LoadedSession; texts: { path: string; text: string }[] }[]> {
+async function sessionsOf(dir: string): Promise<{ loaded: LoadedSession; texts: { path: string; bytes: Uint8Array }[] }[]> {
   const base = resolve(dir, '..');
   const paths = filesUnder(dir);
   const bytes = new Map(paths.map((p) => [relative(base, p), readFileSync(p)]));
   const { sessions } = await loadSessions([...bytes].map(([path, b]) => ({ path, blob: new Blob([b]) })));
   return sessions
     .filter((s) => (s.meta.harness ?? 'claude-code') === 'claude-code')
-    .map((loaded) => ({ loaded, texts: loaded.files.filter((f) => f.path.endsWith('.jsonl')).map((f) => ({ path: f.path, text: bytes.get(f.path)!.toString('utf8') })) }));
+    .map((loaded) => ({ loaded, texts: loaded.files.filter((f) => f.path.endsWith('.jsonl')).map((f) => ({ path: f.path, bytes: new Uint8Array(bytes.get(f.path)!) })) }));
 }
 
 async function compare(dir: string): Promise<number> {

@@ -15,7 +15,7 @@
 //   session it belongs to.
 //
 // Two readings give the same calls: billedCalls from a built session (its atoms and its lines that
-// show none), and callsOfFiles from the transcripts' text (model/billing.ts reads only the lines
+// show none), and callsOfFiles from the transcripts' bytes (model/billing.ts reads only the lines
 // that carry usage: the history's usage pass, and the index's lanes, which add onPath from the
 // model). calls-equivalence.test.ts holds them equal on every fixture, the corpus and generated trees.
 import type { Atom, LineCall, ParseResult, Usage } from '../../model/types.ts';
@@ -155,16 +155,17 @@ const inSubagents = (path: string): boolean => {
 };
 
 /**
- * The billed calls of Claude Code transcript files read as text, by the rule billedCalls follows
+ * The billed calls of Claude Code transcript files read from their bytes, by the rule billedCalls follows
  * (the header), without a built session. `onPath`: the identities a built session shows (absent:
  * none known, every call false until the index has built the session).
  */
-export function callsOfFiles(files: readonly { path: string; text: string }[], where: CallWhere, onPath?: ReadonlySet<string>): { calls: BilledCall[]; problems: { file: string; line: number; reason: string }[] } {
+export function callsOfFiles(files: readonly { path: string; bytes: Uint8Array }[], where: CallWhere, onPath?: ReadonlySet<string>): { calls: BilledCall[]; problems: { file: string; line: number; reason: string }[] } {
   const copies: Copy[] = [];
   const problems: { file: string; line: number; reason: string }[] = [];
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   for (const f of files) {
     const sub = inSubagents(f.path);
-    for (const b of billedLines(f.text)) {
+    for (const b of billedLines(f.bytes, decoder)) {
       const c = b.call;
       const id = callIdentity(c.messageId, c.requestId, f.path, b.line);
       copies.push(copyOf(id, f.path, b.line, c.ms, c.model, c.usage, onPath?.has(id) ?? false, sub || c.sidechain));
@@ -178,9 +179,7 @@ export function callsOfFiles(files: readonly { path: string; text: string }[], w
  *  adapter's build knows them (another harness, a Claude Code on the web export). */
 export function callsOfBytes(files: readonly { path: string; bytes?: Uint8Array }[], where: CallWhere, onPath?: ReadonlySet<string>): ReturnType<typeof callsOfFiles> | null {
   if (where.harness !== 'claude-code' || files.some((f) => (f.path.endsWith('.json') && !f.path.endsWith('.meta.json')) || (f.path.endsWith('.jsonl') && !f.bytes))) return null;
-  const decoder = new TextDecoder();
-  const texts = files.filter((f) => f.path.endsWith('.jsonl')).map((f) => ({ path: f.path, text: decoder.decode(f.bytes) }));
-  return callsOfFiles(texts, where, onPath);
+  return callsOfFiles(files.flatMap((f) => (f.path.endsWith('.jsonl') && f.bytes ? [{ path: f.path, bytes: f.bytes }] : [])), where, onPath);
 }
 
 /** The identities of the calls a built session shows on its paths (main, subagents, sidechains). */
