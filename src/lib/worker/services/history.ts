@@ -11,14 +11,15 @@ import type { HistoryStore } from '../../store/history-index.ts';
 import { entryOf } from '../../view/history/entry.ts';
 import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history/queue.ts';
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
-import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
-import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
+import type { BilledCall, FileNotIndexed, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
+import { liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
 import { eachStoredBody, HistoryWrites } from './history-writes.ts';
-import { UsagePass, type UsageProblem } from '../../view/history/usage-pass.ts';
+import { HistoryLedger, type HistoryDigestRow } from './history-ledger.ts';
 import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
 export type HistoryStoreOpener = () => Promise<Store | null>;
+export type { HistoryDigestRow };
 
 /** What the root hands the service: the catalog's listing and the loaded (full load, followed) sessions. */
 export interface HistoryFeed {
@@ -26,10 +27,18 @@ export interface HistoryFeed {
   loaded(): ReadonlyMap<string, { loaded: LoadedSession }>;
 }
 
-/** What the list needs of an indexed session. */
-export type HistoryDigestRow = Pick<SessionDigest, 'key' | 'turns' | 'costUsd' | 'unpricedMessages' | 'project' | 'startedAt' | 'endedAt'>;
+/** One run over the sessions not stored: its two passes, each started once. */
+interface Run {
+  generation: number;
+  todo: HistorySource[];
+  bySource: Map<string, HistorySource>;
+  queue: HistoryQueue | null;
+  stopped: boolean;
+  priced?: Promise<void>;
+  indexed?: Promise<HistoryStatus>;
+}
 
-type Indexed = { digest: SessionDigest; calls: number; bytes: number };
+const jobOf = (s: HistorySource, usageOnly: boolean): QueueItem => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files(), usageOnly }) });
 
 export class HistoryService {
   #openStore: () => Promise<Store | null>;
@@ -39,22 +48,11 @@ export class HistoryService {
   #generation = 0;
   #sources: HistorySource[] = [];
   #notIndexed: FileNotIndexed[] = [];
-  #indexed = new Map<string, Indexed>();
-  /** Bumped whenever the indexed calls change (history usage prepares them once per revision). */
-  revision = 0;
-  /** Sessions in the order they were indexed (the page pages the digests from where it was). */
-  #order: string[] = [];
-  /** Billed calls, kept here as well as in the store (small beside the search index, which goes
-   *  once stored): history usage reads them at every revision without a store read (issue 22). */
-  #memory = new Map<string, Pick<HistoryEntry, 'calls' | 'search'>>();
-  #failed = new Map<string, HistoryFailure>();
-  #usage = new UsagePass();
-  /** Bumped by cancel() and a new listing: a run in flight stops between its passes. */
-  #run = 0;
+  #ledger = new HistoryLedger();
+  /** This run's setup (its passes hang on it); a new listing or cancel() stops it (`#stop`). */
+  #run: Promise<Run | null> | null = null;
+  #active: Run | null = null;
   #writes: HistoryWrites;
-  #bytes = 0;
-  #read = 0;
-  #laneMs = 0;
   #startedAt = 0;
   #ms = 0;
   #started = false;
@@ -72,23 +70,26 @@ export class HistoryService {
     this.#feed = opts.feed ?? null;
     this.#gate = opts.foreground ?? null;
     this.#writes = new HistoryWrites(() => this.#db(), (keys, sizes, bytes) => {
-      this.#bytes += bytes;
+      const l = this.#ledger;
+      l.bytes += bytes;
       for (const key of keys) {
-        const m = this.#memory.get(key);
-        if (m) this.#memory.set(key, { calls: m.calls });
-        const x = this.#indexed.get(key);
+        const m = l.memory.get(key);
+        if (m) l.memory.set(key, { calls: m.calls }); // the search index goes once stored
+        const x = l.indexed.get(key);
         if (x) x.bytes = sizes.get(key) ?? 0;
       }
     });
     // A change stops the run and writes what it read; the next start() compares the feed's sessions
     // with these: the same ones (a second load of the same drop) go on from what is indexed.
-    this.#feed?.listing.onChange(() => {
-      this.#run++;
+    this.#feed?.listing.onChange((change) => {
+      this.#stop();
       this.#queue?.dispose();
       this.#queue = null;
       this.#writes.flush(this.#current(this.#generation));
       this.#started = false;
       this.#stale = true;
+      // A big drop's listing: its usage pass starts now, beside the newest session's build.
+      if (change === 'listing') queueMicrotask(() => void this.startUsage());
     });
   }
 
@@ -112,51 +113,84 @@ export class HistoryService {
 
   /** A new load's listing replaces the index's work (nothing is read until start()). */
   setSources(sources: HistorySource[], notIndexed: FileNotIndexed[] = []): void {
+    this.#stop();
     this.#queue?.cancel();
     this.#generation++;
     this.#sources = sources;
     this.#notIndexed = notIndexed;
-    this.#indexed = new Map();
-    this.revision++;
-    this.#order = [];
-    this.#memory = new Map();
-    this.#failed = new Map();
-    this.#usage.reset();
+    this.#ledger.reset();
     this.#writes.reset();
-    this.#bytes = this.#read = this.#laneMs = this.#ms = 0;
+    this.#ms = 0;
     this.#started = false;
   }
 
-  /** Indexes every listed session not already stored; resolves once all are indexed or failed. */
+  /** The usage pass alone, at once (the root starts it when a big drop is listed). */
+  async startUsage(): Promise<void> {
+    const run = await this.#setup();
+    if (run) await this.#price(run);
+  }
+
+  /** The usage pass, then the index of every session not stored; resolves once all are indexed or failed. */
   async start(): Promise<HistoryStatus> {
+    const run = await this.#setup();
+    if (!run) return this.status();
+    await this.#price(run);
+    return (run.indexed ??= this.#index(run));
+  }
+
+  /** This run's sessions to read, once: the stored ones taken from the store first. */
+  #setup(): Promise<Run | null> {
     this.#fromFeed();
-    if (this.#started) return this.status();
-    this.#started = true;
-    const generation = this.#generation;
-    this.#startedAt = performance.now();
+    if (!this.#run) {
+      this.#started = true;
+      this.#startedAt = performance.now();
+      this.#run = this.#begin(this.#generation);
+    }
+    return this.#run;
+  }
+
+  async #begin(generation: number): Promise<Run | null> {
     const store = await this.#db();
     await this.#writes.settled(); // a stopped run's writes are in the store before its heads are read
     const heads = store ? await store.heads(new Map(this.#sources.map((s) => [s.key, s.sig]))) : new Map<string, never>();
-    if (generation !== this.#generation) return this.status();
-    for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
-    this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
+    if (generation !== this.#generation) return null;
+    const l = this.#ledger;
+    for (const [key, h] of heads) l.add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
+    l.bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
     // Stored sessions' search indexes go to history search, their calls to memory, before the rest is read.
     await eachStoredBody(store, [...heads.keys()], this.#current(generation), (k, b) => {
       if (b.search) this.#onSearch(k, b.search);
-      if (!this.#memory.has(k)) this.#memory.set(k, { calls: b.calls });
+      if (!l.memory.has(k)) l.memory.set(k, { calls: b.calls });
     });
     // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
-    const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
-    const bySource = new Map(todo.map((s) => [s.key, s]));
-    const item = (s: HistorySource, usageOnly: boolean): QueueItem => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files(), usageOnly }) });
+    const todo = this.#sources.filter((s) => !heads.has(s.key) && !l.indexed.has(s.key) && !l.failed.has(s.key));
     // Lanes (workers) only when there is something to read: a re-dropped tree starts none.
     const queue = todo.length ? (this.#queue ??= new HistoryQueue(this.#lanes(), () => new LocalHistoryLane(), this.#gate)) : null;
-    const run = ++this.#run;
-    this.#usage.start(this.#startedAt);
-    const priced = (i: QueueItem, r: HistoryResult) => generation === this.#generation && (this.#usage.took(i.key, bySource.get(i.key)!.listed.title, r), this.revision++);
-    await queue?.run(todo.filter((s) => !this.#usage.has(s.key)).map((s) => item(s, true)), priced);
-    if (generation === this.#generation && run === this.#run) this.#usage.finish(performance.now());
-    if (run === this.#run) await queue?.run(todo.map((s) => item(s, false)), (i, r) => this.#took(generation, bySource.get(i.key)!, r));
+    l.usage.start(this.#startedAt);
+    return (this.#active = { generation, todo, bySource: new Map(todo.map((s) => [s.key, s])), queue, stopped: false });
+  }
+
+  /** The run in flight stops between its passes; the next start() sets up again. */
+  #stop(): void {
+    if (this.#active) this.#active.stopped = true;
+    this.#active = null;
+    this.#run = null;
+  }
+
+  /** The usage pass: every unread session's calls. */
+  #price(run: Run): Promise<void> {
+    return (run.priced ??= (async () => {
+      const usage = this.#ledger.usage;
+      const took = (i: QueueItem, r: HistoryResult) => !run.stopped && (usage.took(i.key, run.bySource.get(i.key)!.listed.title, r), this.#ledger.revision++);
+      await run.queue?.run(run.todo.filter((s) => !usage.has(s.key)).map((s) => jobOf(s, true)), took);
+      if (!run.stopped) usage.finish(performance.now());
+    })());
+  }
+
+  /** The index: every unread session's whole entry. */
+  async #index(run: Run): Promise<HistoryStatus> {
+    const { generation, queue } = run;
+    if (!run.stopped) await queue?.run(run.todo.map((s) => jobOf(s, false)), (i, r) => this.#took(generation, run.bySource.get(i.key)!, r));
     // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
     if (queue && generation === this.#generation && this.#queue === queue) {
       queue.dispose();
@@ -172,88 +206,49 @@ export class HistoryService {
 
   #took(generation: number, source: HistorySource, r: HistoryResult): void {
     if (generation !== this.#generation) return;
-    this.#read++;
-    this.#laneMs += r.ms;
-    if (!r.ok) {
-      this.#failed.set(source.key, { key: source.key, title: source.listed.title, reason: r.reason });
-      return;
-    }
-    if (!('entry' in r)) return;
-    this.#usage.indexed(source.key);
-    this.#add(source.key, { digest: r.entry.digest, calls: r.entry.calls.length, bytes: 0 });
-    this.#memory.set(source.key, r.entry);
-    if (r.entry.search) this.#onSearch(source.key, r.entry.search);
-    this.#writes.add(r.entry, source.sig, this.#current(generation));
+    const entry = this.#ledger.took(source, r);
+    if (!entry) return;
+    if (entry.search) this.#onSearch(source.key, entry.search);
+    this.#writes.add(entry, source.sig, this.#current(generation));
   }
 
   #current = (generation: number) => () => generation === this.#generation;
 
-  #add(key: string, x: Indexed): void {
-    this.revision++;
-    if (!this.#indexed.has(key)) this.#order.push(key);
-    this.#indexed.set(key, x);
-  }
-
   /** Stops indexing (the sessions not read yet stay unindexed; start() again goes on). */
   cancel(): void {
-    this.#run++;
+    this.#stop();
     this.#queue?.cancel();
     this.#started = false;
   }
 
+  /** Bumped whenever the calls change (history usage prepares them once per revision). */
+  get revision(): number {
+    return this.#ledger.revision;
+  }
+
   status(): HistoryStatus {
-    // Calls the usage pass found count until the index takes their session over.
-    const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0) + this.#usage.count;
+    const l = this.#ledger;
     const listed = this.#sources.length;
-    const indexed = this.#indexed.size;
-    const failed = this.#failed.size;
-    const usageReady = listed > 0 && this.#sources.every((s) => this.#indexed.has(s.key) || this.#usage.has(s.key) || this.#failed.has(s.key));
-    return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, usageReady, usageMs: this.#usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
+    const [indexed, failed] = [l.indexed.size, l.failed.size];
+    const ms = this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0);
+    return { listed, indexed, failed, calls: l.calls(), bytesStored: l.bytes, ms, ready: listed > 0 && indexed + failed === listed, usageReady: l.usageReady(this.#sources), usageMs: l.usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: l.read, laneMs: Math.round(l.laneMs), notice: this.#writes.notice };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
-  digests(from: number): { next: number; rows: HistoryDigestRow[] } {
-    const rows = this.#order.slice(Math.max(0, from)).flatMap((k) => {
-      const d = this.#indexed.get(k)?.digest;
-      return d ? [{ key: d.key, turns: d.turns, costUsd: d.costUsd, unpricedMessages: d.unpricedMessages, project: d.project, startedAt: d.startedAt, endedAt: d.endedAt }] : [];
-    });
-    return { next: this.#order.length, rows };
-  }
-
-  digest = (key: string): SessionDigest | null => this.#indexed.get(key)?.digest ?? null;
-
-  /** Sessions that could not be indexed, and the files the index holds none of, each with its reason. */
-  failures(): { sessions: HistoryFailure[]; files: FileNotIndexed[]; usage: readonly UsageProblem[] } {
-    const unread = this.#usage.failures().filter((f) => !this.#failed.has(f.key) && !this.#indexed.has(f.key));
-    return { sessions: [...this.#failed.values(), ...unread], files: this.#notIndexed, usage: this.#usage.problems() };
-  }
-
+  digests = (from: number): { next: number; rows: HistoryDigestRow[] } => this.#ledger.digests(from);
+  digest = (key: string): SessionDigest | null => this.#ledger.indexed.get(key)?.digest ?? null;
+  /** Sessions that could not be indexed, the files the index holds none of, calls whose usage is not a number. */
+  failures = () => this.#ledger.failures(this.#notIndexed);
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
-  async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
-    const counts = this.#sources.flatMap((s): [string, number][] => (this.#indexed.has(s.key) ? [[s.key, this.#indexed.get(s.key)!.calls]] : []));
-    const { total, wanted } = callPages(counts, from, to);
-    const stored = await this.#bodies(wanted.map((w) => w.key));
-    const calls = wanted.flatMap((w) => (stored.get(w.key) ?? []).slice(w.skip, w.take));
-    return { total, calls };
-  }
+  calls = (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => this.#ledger.page(this.#sources, from, to, this.#stored);
+  /** Every session's billed calls (history usage reports run over them). */
+  allCalls = (): Promise<BilledCall[]> => this.#ledger.all(this.#stored);
 
-  /** Every indexed session's billed calls (history usage reports run over them). */
-  async allCalls(): Promise<BilledCall[]> {
-    const keys = [...this.#indexed.keys()];
-    const bodies = await this.#bodies(keys);
-    const early = [...this.#usage.keys()].filter((k) => !this.#indexed.has(k)).flatMap((k) => this.#usage.calls(k) ?? []);
-    return [...keys.flatMap((k) => bodies.get(k) ?? []), ...early];
-  }
-
-  async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
-    const out = new Map(keys.flatMap((k): [string, BilledCall[]][] => (this.#memory.has(k) ? [[k, this.#memory.get(k)!.calls]] : [])));
-    const rest = keys.filter((k) => !out.has(k));
-    if (!rest.length) return out;
+  #stored = async (keys: string[]): Promise<Map<string, BilledCall[]>> => {
     await this.#writes.settled();
     const store = await this.#db();
-    if (store) for (const [k, b] of await store.bodies(rest)) out.set(k, b.calls);
-    return out;
-  }
+    return new Map(store ? [...(await store.bodies(keys))].map(([k, b]) => [k, b.calls]) : []);
+  };
 
   /** A followed folder changed: its changed sessions' entries from their rebuilt models (kept in memory: their files still grow). */
   followed<T extends { changed: { key: string }[]; removed: string[] } | null>(out: T): T {
@@ -264,10 +259,7 @@ export class HistoryService {
 
   live(changed: LiveSource[], removed: string[] = []): void {
     for (const key of removed) {
-      this.revision++;
-      this.#indexed.delete(key);
-      this.#memory.delete(key);
-      this.#order = this.#order.filter((k) => k !== key);
+      this.#ledger.remove(key);
       this.#sources = this.#sources.filter((s) => s.key !== key);
     }
     for (const { loaded, listed } of changed) {
@@ -275,11 +267,9 @@ export class HistoryService {
       if (!this.#sources.some((s) => s.key === listed.key)) {
         this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
       }
-      this.#memory.set(listed.key, entry);
-      this.#usage.indexed(listed.key);
       // Moved to the end of the order: the page pages digests from where it was, so it sees this one again.
-      this.#order = this.#order.filter((k) => k !== listed.key);
-      this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
+      this.#ledger.order = this.#ledger.order.filter((k) => k !== listed.key);
+      this.#ledger.put(listed.key, entry);
     }
     this.#started = true;
   }
@@ -294,7 +284,7 @@ export class HistoryService {
   async clear(): Promise<void> {
     await this.#writes.settled();
     await (await this.#db())?.clear();
-    this.#bytes = 0;
-    for (const x of this.#indexed.values()) x.bytes = 0;
+    this.#ledger.bytes = 0;
+    for (const x of this.#ledger.indexed.values()) x.bytes = 0;
   }
 }
