@@ -111,7 +111,10 @@ function deferredEndpoint(port: Promise<MessagePort>): Comlink.Endpoint {
  *  lane: a read's data arrives only while its thread is free, and a lane's thread is busy building. */
 export async function withBytes<J extends { files: InputFile[] }>(job: J): Promise<J> {
   const files = await readAhead(job.files);
-  return files ? { ...job, files } : job;
+  if (files) return { ...job, files };
+  // A remote tree's file (worker/remote/http.ts) cannot be cloned to the lane: read it here, whatever its size.
+  if (job.files.some((f) => !(f.blob instanceof Blob))) return { ...job, files: await Promise.all(job.files.map(async (f) => ({ ...f, bytes: f.bytes ?? new Uint8Array(await f.blob.arrayBuffer()) }))) };
+  return job;
 }
 
 /** Search jobs as they go to a lane, with what to transfer: their files' bytes, and each index
