@@ -1,29 +1,20 @@
 // Real servers for the remote-tree tests, on loopback ports, started and stopped by the tests:
-// Debian's nginx over a generated projects tree (JSON autoindex under /json/, HTML under /html/,
-// no listing under /plain/, no Range under /norange/, no CORS under /nocors/; a 403 file, a
-// redirect to another origin), s3rver in-process with a CORS configuration, and a stand-in for
-// GitHub serving the recorded git-trees answer (fixtures/remote/) and the raw files.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+// Debian's nginx over a generated projects tree (nginx.mjs: JSON and HTML autoindex, no listing,
+// no Range, no CORS; a 403 file, a redirect to another origin), s3rver with a CORS configuration
+// (s3rver-child.mjs), and a stand-in for GitHub serving the recorded git-trees answer
+// (fixtures/remote/) and the raw files.
+import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
-export const NGINX = '/usr/sbin/nginx';
+import { freePort, startNginx, type Nginx } from './nginx.mjs';
 
-export function freePort(): Promise<number> {
-	return new Promise((done, fail) => {
-		const s = netServer();
-		s.once('error', fail);
-		s.listen(0, '127.0.0.1', () => {
-			const port = (s.address() as { port: number }).port;
-			s.close(() => done(port));
-		});
-	});
-}
+export { freePort, startNginx, type Nginx };
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 /** A generated projects tree (gen-project.mjs, deterministic) plus the bad files the tests expect:
  *  a transcript-named file the server refuses (403), a .jsonl that is not JSON lines, a .txt. */
@@ -53,89 +44,6 @@ export function listFiles(dir: string): string[] {
 	};
 	walk(dir);
 	return out.sort();
-}
-
-export interface Nginx {
-	origin: string;
-	/** Lines of the access log: method, URI, status, bytes sent. */
-	log: () => { method: string; uri: string; status: number; bytes: number }[];
-	stop: () => Promise<void>;
-}
-
-/** nginx from Debian over `root` (served as /json/, /html/, /plain/, /norange/, /nocors/). */
-export async function startNginx(root: string): Promise<Nginx> {
-	if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx (.ci/run does)`);
-	const port = await freePort();
-	const other = await freePort();
-	const prefix = mkdtempSync(join(tmpdir(), 'loupe-nginx-'));
-	for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, d));
-	const cors = `add_header Access-Control-Allow-Origin * always;
-      add_header Access-Control-Allow-Headers Range always;
-      add_header Access-Control-Expose-Headers "Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges" always;`;
-	const conf = `daemon off;
-master_process off;
-worker_processes 1;
-user root;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log warn;
-events { worker_connections 256; }
-http {
-  log_format sent '$request_method $request_uri $status $bytes_sent';
-  access_log ${prefix}/access.log sent;
-  client_body_temp_path ${prefix}/body; proxy_temp_path ${prefix}/proxy; fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi; scgi_temp_path ${prefix}/scgi;
-  types { application/json json; application/x-ndjson jsonl; text/plain txt; }
-  default_type application/octet-stream;
-  sendfile on;
-  server {
-    listen 127.0.0.1:${port};
-    ${cors}
-    if ($request_method = OPTIONS) { return 204; }
-    location ~ /forbidden-[^/]*\\.jsonl$ { return 403; }
-    location = /json/projects/moved/ { return 302 http://127.0.0.1:${other}/elsewhere/; }
-    location /json/ { alias ${root}/; autoindex on; autoindex_format json; }
-    location /html/ { alias ${root}/; autoindex on; }
-    location /plain/ { alias ${root}/; }
-    location /norange/ { alias ${root}/; autoindex on; autoindex_format json; max_ranges 0; }
-    location /nocors/ { alias ${root}/; autoindex on; autoindex_format json; add_header X-Cors none; }
-  }
-}
-`;
-	writeFileSync(join(prefix, 'nginx.conf'), conf);
-	const proc: ChildProcess = spawn(NGINX, ['-c', join(prefix, 'nginx.conf'), '-p', prefix], { stdio: ['ignore', 'ignore', 'pipe'] });
-	let stderr = '';
-	proc.stderr?.on('data', (d) => (stderr += d));
-	const origin = `http://127.0.0.1:${port}`;
-	for (let i = 0; ; i++) {
-		if (proc.exitCode !== null) throw new Error(`nginx exited: ${stderr}${readIf(join(prefix, 'error.log'))}`);
-		const up = await fetch(`${origin}/plain/`).then(() => true, () => false);
-		if (up) break;
-		if (i > 200) throw new Error('nginx did not start');
-		await new Promise((r) => setTimeout(r, 25));
-	}
-	return {
-		origin,
-		log: () =>
-			readIf(join(prefix, 'access.log'))
-				.split('\n')
-				.filter(Boolean)
-				.map((l) => {
-					const [method, uri, status, bytes] = l.split(' ');
-					return { method, uri, status: Number(status), bytes: Number(bytes) };
-				}),
-		stop: async () => {
-			if (proc.exitCode === null) {
-				const gone = new Promise((r) => proc.once('exit', r));
-				proc.kill('SIGTERM');
-				await gone;
-			}
-			rmSync(prefix, { recursive: true, force: true });
-		}
-	};
-}
-
-function readIf(p: string): string {
-	return existsSync(p) ? readFileSync(p, 'utf8') : '';
 }
 
 export interface S3 {
