@@ -64,6 +64,16 @@ test('a second visit reads no file again but the newest session\'s', async ({ pa
   expect(sids.size).toBeLessThanOrEqual(1);
 });
 
+test('the history index builds over a remote tree, its files read on the engine\'s thread for the lanes', async ({ page }) => {
+  type Hooks = { __loupe: { history: () => Promise<{ ready: boolean; listed: number; indexed: number; failed: number; calls: number }> } };
+  await page.goto(`/?src=${encodeURIComponent(`${nginx.origin}/json/projects/`)}`);
+  await ready(page);
+  await expect.poll(() => page.evaluate(() => (window as unknown as Hooks).__loupe.history().then((h) => h.ready)), { timeout: 60_000 }).toBe(true);
+  const h = await page.evaluate(() => (window as unknown as Hooks).__loupe.history());
+  expect(h.indexed).toBe(h.listed);
+  expect(h.calls).toBeGreaterThan(0);
+});
+
 test('an S3 bucket prefix (s3rver) opens the same sessions', async ({ page }) => {
   await page.goto(`/?src=${encodeURIComponent(`${s3.origin}/${s3.bucket}/alice/projects/`)}`);
   await ready(page);
