@@ -223,7 +223,7 @@ describe('reusing stored scans', () => {
 describe('scanInputs: a file that reads its head and tail over the network (ScanReadHint)', () => {
 	/** A Blob that records the ranges read and says how much a scan reads first. */
 	const hinted = (bytes: Uint8Array, reads: [number, number][]) => {
-		const blob = new Blob([bytes]);
+		const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
 		const wrap = (from: number, to: number) => ({ size: to - from, arrayBuffer: () => (reads.push([from, to]), blob.slice(from, to).arrayBuffer()) });
 		return { size: bytes.length, scanHead: 8192, scanTail: 4096, slice: (a: number, b: number) => wrap(a, b) } as unknown as Blob;
 	};

@@ -22,7 +22,6 @@ export function safeSegment(raw: string): string | null {
 	} catch {
 		return null;
 	}
-	// eslint-disable-next-line no-control-regex
 	if (!name || name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name)) return null;
 	return name;
 }
