@@ -54,6 +54,7 @@
 //   (--history-only with --case projects: one drop, then the history-search lines only)
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated; --inspector: in a Playwright page)
+//   (--case remote: the projects tree opened from nginx on loopback, scripts/lib/bench-remote.mjs)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
@@ -62,6 +63,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { bootCase, printBoot } from './lib/bench-boot.mjs';
+import { printRemote, remoteCase } from './lib/bench-remote.mjs';
 import { runCcusage } from './lib/ccusage.mjs';
 import { browserFloors, Verdicts } from './lib/floors.mjs';
 
@@ -879,7 +881,7 @@ function finish(result) {
 }
 
 async function main() {
-  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'history' || CASE === 'timeline' || CASE === 'boot' ? { main: '', dir: '', sessionId: '' } : generate();
+  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'history' || CASE === 'timeline' || CASE === 'boot' || CASE === 'remote' ? { main: '', dir: '', sessionId: '' } : generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build', ...(PROFILE ? ['--minify', 'false'] : [])], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -895,6 +897,12 @@ async function main() {
       console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions`);
       printHistory(r);
       finish(r);
+      return;
+    }
+    if (CASE === 'remote') {
+      const r = await remoteCase(base, generateProjects(), { dropFolder, waitReady, watchLoadInPage });
+      printRemote(r, verdict);
+      console.log(JSON.stringify(r));
       return;
     }
     if (CASE === 'projects') {

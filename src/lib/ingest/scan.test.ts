@@ -229,3 +229,32 @@ describe('reusing stored scans', () => {
 		expect(fileIdentity('a.jsonl', new Blob(['x']))).toBeNull();
 	});
 });
+
+describe('scanInputs: a file that reads its head and tail over the network (ScanReadHint)', () => {
+	/** A Blob that records the ranges read and says how much a scan reads first. */
+	const hinted = (bytes: Uint8Array, reads: [number, number][]) => {
+		const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+		const wrap = (from: number, to: number) => ({ size: to - from, arrayBuffer: () => (reads.push([from, to]), blob.slice(from, to).arrayBuffer()) });
+		return { size: bytes.length, scanHead: 8192, scanTail: 4096, slice: (a: number, b: number) => wrap(a, b) } as unknown as Blob;
+	};
+	const filler = assistant('m', 30);
+
+	it('reads the small head and tail only, when they hold whole lines', async () => {
+		const reads: [number, number][] = [];
+		const bytes = bigFile([user('u1', 'Short prompt', 0), assistant('a1', 1)], filler, 400, [assistant('z1', 59)]);
+		const { listing } = await scanInputs([{ path: 'p/S1.jsonl', blob: hinted(bytes, reads) }]);
+		expect(reads.sort((a, b) => a[0] - b[0])).toEqual([[0, 8192], [bytes.length - 4096, bytes.length]]);
+		expect(listing.sessions[0]).toMatchObject({ title: 'Short prompt', endedAt: Date.parse(at(59)) });
+	});
+
+	it('reads a head or tail again at the usual size when its first read holds too few whole lines', async () => {
+		const reads: [number, number][] = [];
+		const long = 'x'.repeat(12_000);
+		const bytes = bigFile([user('u1', `Long ${long}`, 0), assistant('a1', 1)], filler, 400, [assistant('z1', 58), user('z2', `end ${long}`, 59)]);
+		const { listing } = await scanInputs([{ path: 'p/S1.jsonl', blob: hinted(bytes, reads) }]);
+		expect(reads).toContainEqual([0, SCAN_HEAD]);
+		expect(reads).toContainEqual([bytes.length - SCAN_TAIL, bytes.length]);
+		expect(listing.sessions[0].title.startsWith('Long xxx')).toBe(true);
+		expect(listing.sessions[0].endedAt).toBe(Date.parse(at(59)));
+	});
+});

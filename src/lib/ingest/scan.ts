@@ -529,6 +529,33 @@ async function bytesOf(blob: Blob, from: number, to: number): Promise<Uint8Array
 	return new Uint8Array(await blob.slice(from, to).arrayBuffer());
 }
 
+/** A file whose every read is a request (a remote tree's, worker/remote/http.ts) says how much of
+ *  its head and tail a scan reads first: less than a local file's, as the bytes are the cost. */
+export interface ScanReadHint {
+	scanHead?: number;
+	scanTail?: number;
+}
+
+const newlines = (b: Uint8Array, max: number) => {
+	let n = 0;
+	for (let i = b.indexOf(10); i >= 0 && n < max; i = b.indexOf(10, i + 1)) n++;
+	return n;
+};
+
+/** The head and tail to scan. A small first read that holds too few whole lines (a long first
+ *  prompt, a long last message) is read again at the usual sizes. */
+async function headAndTail(blob: Blob, size: number): Promise<[Uint8Array, Uint8Array]> {
+	const hint = blob as Blob & ScanReadHint;
+	const h = Math.min(hint.scanHead ?? SCAN_HEAD, SCAN_HEAD);
+	const t = Math.min(hint.scanTail ?? SCAN_TAIL, SCAN_TAIL);
+	let [head, tail] = await Promise.all([bytesOf(blob, 0, h), bytesOf(blob, size - t, size)]);
+	const [again, tailAgain] = [h < SCAN_HEAD && newlines(head, 2) < 2, t < SCAN_TAIL && newlines(tail, 2) < 2];
+	if (again || tailAgain) {
+		[head, tail] = await Promise.all([again ? bytesOf(blob, 0, Math.min(size, SCAN_HEAD)) : head, tailAgain ? bytesOf(blob, Math.max(0, size - SCAN_TAIL), size) : tail]);
+	}
+	return [head, tail];
+}
+
 /** Reads the head and tail of every input and groups them (see the module comment). */
 export async function scanInputs(
 	files: readonly InputFile[],
@@ -563,10 +590,10 @@ export async function scanInputs(
 					// A third of a real projects tree: full outputs of long tool calls, quoted by the
 					// transcript anyway. Listed as unused by their path alone, never read.
 					scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: 'tool output kept beside its session (tool-results/)' };
-				} else if (size <= SCAN_HEAD + SCAN_TAIL) {
+				} else if (size <= ((f.blob as ScanReadHint).scanHead ?? SCAN_HEAD) + ((f.blob as ScanReadHint).scanTail ?? SCAN_TAIL)) {
 					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
 				} else {
-					const [head, tail] = await Promise.all([bytesOf(f.blob, 0, SCAN_HEAD), bytesOf(f.blob, size - SCAN_TAIL, size)]);
+					const [head, tail] = await headAndTail(f.blob, size);
 					const s = scanFile(path, head, tail, size);
 					// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
 					const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;

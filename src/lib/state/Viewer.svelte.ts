@@ -28,6 +28,7 @@ import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
 import { warmMarkdown } from './markdown-client.ts';
 import { holdIdleWork, hurryIdleWork, whenIdle } from './idle-work.ts';
+import { classifyAddress } from '../ingest/remote/address.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -105,6 +106,11 @@ export class Viewer {
   /** Files of the open load, kept for share links and the cache. */
   files = $state.raw<{ path: string; blob: Blob }[]>([]);
 
+  /** One line each about how a remote tree was read (a file that failed, no Range support, a cap). */
+  notes = $state.raw<string[]>([]);
+  /** The host of a remote tree being listed and scanned (null otherwise): the page offers Cancel. */
+  remote = $state<string | null>(null);
+
   /** The last load was a cached session shown from its persisted row index (its model rebuilt behind). */
   restored = $state(false);
   /** The last row index the worker persisted (null until one is written). */
@@ -146,6 +152,8 @@ export class Viewer {
     this.progress = null;
     this.error = null;
     this.walked = null;
+    this.notes = [];
+    this.remote = null;
     this.#unreadable = [];
     const started = performance.now();
     let release: (() => void) | null = null;
@@ -153,7 +161,10 @@ export class Viewer {
       // Only a cached source waits for IndexedDB; everything else loads without it.
       const cache = source.kind === 'cached' ? await this.#openCache() : null;
       const cached = source.kind === 'cached' ? await resolveCached(cache, source.key) : null;
-      const files = early ? await early.files : cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
+      // A folder, bucket, repository or manifest address is listed and read in the worker
+      // (worker/remote/); one file's address is fetched here as before.
+      const remote = source.kind === 'url' && !early && classifyAddress(source.url, location.href).kind !== 'file' ? new URL(source.url, location.href).href : null;
+      const files = remote ? [] : early ? await early.files : cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;
       if (!current()) return;
@@ -191,6 +202,8 @@ export class Viewer {
       // A big drop's File handles go over in batches (each postMessage a short task), then load.
       // With them go the earlier scans of the same files, so those files are not read again.
       let staged = false;
+      const remoteFiles = remote ? await this.#listRemote(api, inWorker, generation, remote, current) : 0;
+      if (remote && !current()) return;
       if (!early && inWorker && files.length > STAGE_MIN_FILES) {
         const known = files.length > INDEX_MIN_FILES ? await this.#knownScans(files) : new Map<string, StoredScan>();
         if (!current()) return;
@@ -200,7 +213,9 @@ export class Viewer {
       }
       const outcome = early
         ? await early.outcome
-        : cached && contentHash
+        : remote
+          ? await this.#loadRemote(api, generation, onProgress, onList, current)
+          : cached && contentHash
           ? await api.loadPersisted(generation, { key: cached.meta.key, contentHash, files }, onProgress, onList)
           : await api.load(generation, staged ? { files: [], staged } : { files }, onProgress, onList);
       listing.cancel();
@@ -213,8 +228,9 @@ export class Viewer {
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;
+      this.remote = null;
       if (!outcome.ok) throw new LoadError(outcome.message);
-      if (!outcome.sessions.length) throw new LoadError(noSessionMessage(outcome.unknown, files.length));
+      if (!outcome.sessions.length) throw new LoadError(noSessionMessage(outcome.unknown, remote ? remoteFiles : files.length));
       this.sessions = outcome.sessions;
       this.list = outcome.list;
       this.scanned = outcome.scanned;
@@ -255,12 +271,47 @@ export class Viewer {
       if (!current()) return;
       this.scanProgress = null;
       this.walked = null;
+      this.remote = null;
       if (!this.currentKey) this.list = [];
       this.error = e instanceof LoadError ? e.message : `Loupe could not open this: ${e instanceof Error ? e.message : String(e)}`;
       this.#setState('error');
     } finally {
       release?.();
     }
+  }
+
+  /** Lists a remote tree in the worker (its count shows as a walked folder's does) and stages the
+   *  earlier scans of its files, as a big drop's are: a second visit reads only what changed. */
+  async #listRemote(api: EngineApi, inWorker: boolean, generation: number, url: string, current: () => boolean): Promise<number> {
+    this.remote = new URL(url).host;
+    this.walked = 0;
+    const listed = await api.remoteList(generation, url, proxied((n: number) => void (current() && (this.walked = n)), inWorker));
+    if (!current()) return 0;
+    if (!listed.ok) throw new LoadError(listed.message);
+    this.notes = listed.notes;
+    this.walked = listed.files.length;
+    const known = await this.#knownScans(listed.files);
+    if (current()) await api.stage(generation, [], listed.files.flatMap((f) => known.get(normPath(f.path)) ?? []));
+    return listed.files.length;
+  }
+
+  async #loadRemote(api: EngineApi, generation: number, onProgress: (p: LoadProgress) => void, onList: (s: ListSnapshot) => void, current: () => boolean) {
+    const { outcome, notes } = await api.remoteLoad(generation, onProgress, onList);
+    if (current()) this.notes = notes;
+    return outcome;
+  }
+
+  /** Stops reading a remote tree: its requests are aborted and the load says so. */
+  async cancelRemote(): Promise<void> {
+    if (!this.remote) return;
+    this.#generation++;
+    this.remote = null;
+    this.walked = null;
+    this.scanProgress = null;
+    const { api } = await engineClient();
+    await api.remoteCancel();
+    this.error = 'Reading the address was cancelled.';
+    this.#setState(this.currentKey ? 'ready' : 'error');
   }
 
   /** "Open folder" where the browser has a folder picker (drop.ts): the handle, or null when cancelled or refused (said). */
@@ -539,6 +590,8 @@ export class Viewer {
         const blob = byPath.get(f.path);
         return blob ? [{ path: f.path, kind: f.kind, blob }] : [];
       });
+      // A remote tree's files stay in the worker: nothing here to keep (its address reopens it).
+      if (!own.length) continue;
       const { title, startedAt, endedAt, bytes, turns } = s.meta;
       await cache.put({ key: s.key, title, startedAt, endedAt, bytes, turns }, own);
     }

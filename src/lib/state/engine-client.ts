@@ -70,6 +70,10 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
     const api: EngineApi = {
       load: async (...a) => engine.load(...a),
       loadLink: async (...a) => (await import('../worker/links.ts')).loadLink(engine, ...a),
+      remoteList: async (generation, src, onCount) => (await import('../worker/remote/load.ts')).remoteList(generation, src, onCount),
+      remoteLoad: async (...a) => (await import('../worker/remote/load.ts')).remoteLoad(engine, ...a),
+      remoteCancel: async () => (await import('../worker/remote/load.ts')).remoteCancel(),
+      remoteStats: async () => (await import('../worker/remote/load.ts')).remoteStats(),
       stage: async (...a) => engine.stage(...a),
       chatIndex: async (...a) => engine.chatIndex(...a),
       chatRows: async (...a) => engine.chatRows(...a),

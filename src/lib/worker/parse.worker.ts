@@ -9,6 +9,7 @@ import { historyUsage } from './services/history-usage.ts';
 import type { UsageQuery } from '../view/history/types.ts';
 import { loadLink } from './links.ts';
 import { useLanePorts } from './search-pool.ts';
+import { remoteCancel, remoteList, remoteLoad, remoteStats } from './remote/load.ts';
 
 // The worker reads and writes the persisted row index itself, so a session's rows never cross the page.
 const engine = new Engine({ rowIndex: () => openRowIndex(), historyStore: () => openHistoryStore({ format: HISTORY_ENTRY_FORMAT }) });
@@ -17,6 +18,11 @@ const api = {
   load: engine.load.bind(engine),
   // A linked sample or share link, read and loaded here before the page has mounted (links.ts).
   loadLink: (generation: number, link: Parameters<typeof loadLink>[2]) => loadLink(engine, generation, link),
+  // A remote tree (remote/load.ts): listed here, its files read here as the engine asks.
+  remoteList: (generation: number, src: string, onCount?: (files: number) => void) => remoteList(generation, src, onCount),
+  remoteLoad: (generation: number, onProgress?: Parameters<typeof remoteLoad>[2], onList?: Parameters<typeof remoteLoad>[3]) => remoteLoad(engine, generation, onProgress, onList),
+  remoteCancel,
+  remoteStats,
   stage: engine.stage.bind(engine),
   chatIndex: engine.chatIndex.bind(engine),
   chatRows: engine.chatRows.bind(engine),

@@ -111,7 +111,10 @@ function deferredEndpoint(port: Promise<MessagePort>): Comlink.Endpoint {
  *  lane: a read's data arrives only while its thread is free, and a lane's thread is busy building. */
 export async function withBytes<J extends { files: InputFile[] }>(job: J): Promise<J> {
   const files = await readAhead(job.files);
-  return files ? { ...job, files } : job;
+  if (files) return { ...job, files };
+  // A remote tree's file (worker/remote/http.ts) cannot be cloned to the lane: read it here, whatever its size.
+  if (job.files.some((f) => !(f.blob instanceof Blob))) return { ...job, files: await Promise.all(job.files.map(async (f) => ({ ...f, bytes: f.bytes ?? new Uint8Array(await f.blob.arrayBuffer()) }))) };
+  return job;
 }
 
 /** Search jobs as they go to a lane, with what to transfer: their files' bytes, and each index
@@ -119,12 +122,18 @@ export async function withBytes<J extends { files: InputFile[] }>(job: J): Promi
  *  here and a transfer cost the engine's thread less than the structured clone's, and a history's
  *  first query sends ~150 MB of index text to the lanes). */
 export function outgoing(jobs: LaneJob[]): { jobs: LaneJob[]; transfer: ArrayBuffer[] } {
-  const out = jobs.map((job) => (job.indexText ? { ...job, indexText: job.indexText.slice() } : job));
+  const out = jobs.map((job) => (job.indexText ? { ...job, indexText: job.indexText.slice(), files: cloneable(job.files) } : { ...job, files: cloneable(job.files) }));
   return { jobs: out, transfer: out.flatMap((j) => [...buffersOf(j.files), ...(j.indexText ? [j.indexText.buffer as ArrayBuffer] : [])]) };
 }
 
 /** The buffers of a job's read files, to transfer with it (not copy). */
-export const transferable = <J extends { files: InputFile[] }>(job: J): J => Comlink.transfer(job, buffersOf(job.files));
+export const transferable = <J extends { files: InputFile[] }>(job: J): J => Comlink.transfer({ ...job, files: cloneable(job.files) }, buffersOf(job.files));
+
+/** Files as they can be posted: a remote tree's file (worker/remote/http.ts) holds its reader and
+ *  cannot be cloned, so it goes as its size only (a lane reads the bytes withBytes took). */
+function cloneable(files: InputFile[]): InputFile[] {
+  return files.some((f) => !(f.blob instanceof Blob)) ? files.map((f) => (f.blob instanceof Blob ? f : { ...f, blob: { size: (f.blob as { size: number }).size, type: '' } as Blob })) : files;
+}
 
 const buffersOf = (files: InputFile[]) => files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
 

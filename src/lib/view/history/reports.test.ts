@@ -140,3 +140,16 @@ describe('usageReport on the history fixture', () => {
     ]);
   });
 });
+
+describe('usageReport by person', () => {
+  it('sums calls by the folder above projects/ (a synced team tree), the rest under no person', () => {
+    const calls = [
+      call({ at: '2026-01-01T10:00:00.000Z', project: 'team/alice/projects/-home-alice-app', output: 10 }),
+      call({ at: '2026-01-01T11:00:00.000Z', project: 'team/alice/.claude/projects/-home-alice-api', output: 20 }),
+      call({ at: '2026-01-01T12:00:00.000Z', project: 'team/bob/.claude/projects/-home-bob-app', output: 40 }),
+      call({ at: '2026-01-01T13:00:00.000Z', project: 'projects/-home-u-x', output: 80 })
+    ];
+    const r = usageReport(calls, { by: 'person' });
+    expect(Object.fromEntries(r.rows.map((row) => [row.key, row.output]))).toEqual({ alice: 30, bob: 40, '': 80 });
+  });
+});

@@ -1,14 +1,16 @@
 // History usage reports: the billed calls of the whole history (calls.ts, stored per session by
 // the history index) deduplicated across sessions by identity, filtered, priced and summed by
-// day / ISO week / month in a time zone, by session, 5-hour billing block, project, model or
-// harness. The counting rule is ccusage's (calls.ts header, docs/usage-counting.md); prices
-// come from the session usage's table (usage/prices.ts: dated prices, long-context tiers).
+// day / ISO week / month in a time zone, by session, 5-hour billing block, project, model,
+// harness or person (the folder above `projects/` in a tree of several people's). The counting
+// rule is ccusage's (calls.ts header, docs/usage-counting.md); prices come from the session
+// usage's table (usage/prices.ts: dated prices, long-context tiers).
 // Pure and synchronous: the worker runs it; ≤ 100 ms over ~300k calls (npm run bench).
 import { PRICES, pricedCost, type PriceTable } from '../usage/prices.ts';
 import type { Tokens } from '../usage/messages.ts';
 import { pathBefore } from './calls.ts';
 import type { BilledCall, UsageQuery, UsageReport, UsageRow } from './types.ts';
 import { zone } from './zone.ts';
+import { personOf } from '../../ingest/person.ts';
 
 /** A billing block lasts 5 hours from the hour of its first call (ccusage `blocks`). */
 export const BLOCK_MS = 5 * 3600 * 1000;
@@ -73,10 +75,13 @@ export interface PreparedCalls {
   project: Int32Array;
   model: Int32Array;
   harness: Int32Array;
+  /** per call: its project's person (ingest/person.ts; '' when the tree has no such layout) */
+  person: Int32Array;
   sessions: string[];
   projects: string[];
   models: string[];
   harnesses: string[];
+  persons: string[];
   /** per session code: the listed session (and project) of its first call, to open it */
   sessionKeys: string[];
   sessionProjects: string[];
@@ -116,14 +121,16 @@ export function prepareCalls(input: Iterable<BilledCall>, table: PriceTable = PR
     project: new Int32Array(n),
     model: new Int32Array(n),
     harness: new Int32Array(n),
+    person: new Int32Array(n),
     sessions: [],
     projects: [],
     models: [],
     harnesses: [],
+    persons: [],
     sessionKeys: [],
     sessionProjects: []
   };
-  const sessions = coder(), projects = coder(), models = coder(), harnesses = coder();
+  const sessions = coder(), projects = coder(), models = coder(), harnesses = coder(), persons = coder();
   for (let i = 0; i < n; i++) {
     const c = calls[i];
     p.ms[i] = c.ms ?? NaN;
@@ -142,11 +149,13 @@ export function prepareCalls(input: Iterable<BilledCall>, table: PriceTable = PR
     p.project[i] = projects.code(c.project);
     p.model[i] = models.code(c.model);
     p.harness[i] = harnesses.code(c.harness);
+    p.person[i] = persons.code(personOf(c.project) ?? '');
   }
   p.sessions = sessions.codes;
   p.projects = projects.codes;
   p.models = models.codes;
   p.harnesses = harnesses.codes;
+  p.persons = persons.codes;
   return p;
 }
 
@@ -195,8 +204,8 @@ export function usageReport(calls: Iterable<BilledCall> | PreparedCalls, query: 
   const total = emptyRow('total');
   const rows = new Map<string, UsageRow>();
   const byCode: (UsageRow | undefined)[] = [];
-  const codeOf = by === 'session' ? p.session : by === 'project' ? p.project : by === 'model' ? p.model : by === 'harness' ? p.harness : null;
-  const names = by === 'session' ? p.sessions : by === 'project' ? p.projects : by === 'model' ? p.models : p.harnesses;
+  const codeOf = by === 'session' ? p.session : by === 'project' ? p.project : by === 'model' ? p.model : by === 'harness' ? p.harness : by === 'person' ? p.person : null;
+  const names = by === 'session' ? p.sessions : by === 'project' ? p.projects : by === 'model' ? p.models : by === 'person' ? p.persons : p.harnesses;
   const timeKey = by === 'day' ? z.day : by === 'week' ? z.week : by === 'month' ? z.month : null;
 
   // Calls are in time order: the day (and the period key) change only between quarter hours.

@@ -124,7 +124,8 @@ export interface FileNotIndexed {
 
 // ── history usage reports (view/history/reports.ts: usageReport(calls, query)) ──
 
-export type UsageBy = 'day' | 'week' | 'month' | 'session' | 'block' | 'project' | 'model' | 'harness';
+/** `person`: the folder above `projects/` when a tree holds several people's (ingest/person.ts). */
+export type UsageBy = 'day' | 'week' | 'month' | 'session' | 'block' | 'project' | 'model' | 'harness' | 'person';
 
 /** What `window.__loupe.historyUsage(query)` asks; since / until are `YYYY-MM-DD` in `timezone`
  *  (an IANA name; the browser's by default), inclusive. */

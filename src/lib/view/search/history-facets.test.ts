@@ -39,3 +39,16 @@ describe('failed calls only', () => {
 		expect(inScope(f('tool-output', 'Bash'), {})).toBe(true);
 	});
 });
+
+describe('historyKeys: person', () => {
+	it('keeps one person’s sessions in a tree of several people’s', () => {
+		const list = [
+			{ key: 'a1', project: 'team/alice/.claude/projects/-home-alice-app', harness: 'claude-code', startedAt: 3 },
+			{ key: 'b1', project: 'team/bob/projects/-home-bob-app', harness: 'claude-code', startedAt: 2 },
+			{ key: 'a2', project: 'team/alice/projects/-home-alice-api', harness: 'claude-code', startedAt: 1 }
+		];
+		expect(historyKeys(list, { ...NO_FACETS, person: 'alice' }).sort()).toEqual(['a1', 'a2']);
+		expect(historyKeys(list, { ...NO_FACETS, person: 'bob' })).toEqual(['b1']);
+		expect(historyKeys(list, NO_FACETS)).toHaveLength(3);
+	});
+});

@@ -3,12 +3,15 @@
 // project, newest session first within each). The role, tool and failed-calls facets are the
 // field scope's (scan.ts SearchScope). Pure: the page passes its list and gets the keys to search.
 import type { ListEntry } from '../sessions/list.ts';
+import { personOf } from '../../ingest/person.ts';
 
 export interface HistoryFacets {
 	/** Project folder ('' for all). */
 	project: string;
 	/** Harness id ('' for all). */
 	harness: string;
+	/** Whose sessions, in a tree of several people's (ingest/person.ts; '' for all). */
+	person?: string;
 	/** Inclusive day bounds, `YYYY-MM-DD`, local time ('' for open). */
 	since: string;
 	until: string;
@@ -29,6 +32,7 @@ export function historyKeys(list: readonly Pick<ListEntry, 'key' | 'project' | '
 	const picked = list.filter((e) => {
 		if (f.project && e.project !== f.project) return false;
 		if (f.harness && e.harness !== f.harness) return false;
+		if (f.person && personOf(e.project) !== f.person) return false;
 		if (from !== null && (e.startedAt === null || e.startedAt < from)) return false;
 		if (to !== null && (e.startedAt === null || e.startedAt >= to)) return false;
 		return true;

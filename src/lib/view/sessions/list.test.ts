@@ -87,3 +87,15 @@ describe('projectSessionKeys ("this project" search scope)', () => {
 		expect(projectOfSession('x', [], null)).toBe('');
 	});
 });
+
+describe('people (a tree of several people’s histories)', () => {
+	const team = [e('a', { project: 'team/alice/.claude/projects/-home-alice-api' }), e('b', { project: 'team/bob/projects/-home-bob-api' })];
+	it('each project says whose it is, and the list narrows to one person', () => {
+		expect(projectsOf(team).map((p) => [p.key, p.person])).toEqual([
+			['team/alice/.claude/projects/-home-alice-api', 'alice'],
+			['team/bob/projects/-home-bob-api', 'bob']
+		]);
+		expect(filterEntries(team, { person: 'bob' }).map((x) => x.key)).toEqual(['b']);
+		expect(projectsOf(list).every((p) => p.person === undefined)).toBe(true);
+	});
+});

@@ -3,6 +3,7 @@
 // the list offers. Pure: the state class holds the choices, the component draws the result.
 import { dirOf } from '../../ingest/paths.ts';
 import { projectName } from '../../ingest/project-name.ts';
+import { personOf } from '../../ingest/person.ts';
 
 export interface ListEntry {
 	key: string;
@@ -38,6 +39,8 @@ export interface ProjectEntry {
 	lastActivity: number | null;
 	/** Summed over its sessions once the history index read every one of them (else absent). */
 	costUsd?: number;
+	/** Whose it is, in a tree of several people's histories (`<person>/.claude/projects/…`). */
+	person?: string;
 }
 
 export type SortKey = 'newest' | 'largest' | 'longest' | 'turns';
@@ -50,6 +53,8 @@ export interface ListFilter {
 	from?: number | null;
 	to?: number | null;
 	project?: string | null;
+	/** Only this person's projects (ingest/person.ts). */
+	person?: string | null;
 }
 
 const last = (e: ListEntry) => e.endedAt ?? e.startedAt ?? -Infinity;
@@ -73,6 +78,7 @@ export function filterEntries(entries: readonly ListEntry[], f: ListFilter): Lis
 	const to = f.to ?? null;
 	return entries.filter((e) => {
 		if (f.project != null && e.project !== f.project) return false;
+		if (f.person != null && personOf(e.project) !== f.person) return false;
 		if (from !== null && (e.endedAt ?? e.startedAt ?? -Infinity) < from) return false;
 		if (to !== null && (e.startedAt ?? e.endedAt ?? Infinity) > to) return false;
 		if (words.length) {
@@ -102,6 +108,8 @@ export function projectsOf(entries: readonly ListEntry[]): ProjectEntry[] {
 		}
 		const project: ProjectEntry = { key, name, exactName: exact, sessions: p.entries.length, bytes: p.entries.reduce((n, e) => n + e.bytes, 0), lastActivity };
 		if (p.entries.every((e) => e.costUsd !== undefined)) project.costUsd = p.entries.reduce((n, e) => n + (e.costUsd ?? 0), 0);
+		const person = personOf(key);
+		if (person !== null) project.person = person;
 		out.push(project);
 	}
 	return out.sort((a, b) => (b.lastActivity ?? -Infinity) - (a.lastActivity ?? -Infinity) || (a.key < b.key ? -1 : 1));
