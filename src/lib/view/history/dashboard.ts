@@ -88,7 +88,7 @@ export interface DrawnParts {
   tableRows: number[];
 }
 
-/** Its first draw, in steps the page takes one per frame (issue 22: no main-thread task over
+/** Its first draw, in steps the page takes one per frame (no main-thread task over
  *  50 ms, on a history of ~500 days, ~1,000 blocks and six tables): the frame, the day bars a slice at a
  *  time, then the running total, the blocks a slice at a time, the top lists, each table in
  *  slices of rows up to its `rows`. */
