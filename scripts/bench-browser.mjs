@@ -55,6 +55,7 @@
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated; --inspector: in a Playwright page)
 //   (--case remote: the projects tree opened from nginx on loopback, scripts/lib/bench-remote.mjs)
+//   (--case scale: the history case on a generated 5 GB tree; its own case, not in the default run)
 //   (the port also comes from BENCH_PORT or PW_PORT)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, rmSync } from 'node:fs';
@@ -91,9 +92,12 @@ const CASE = (() => {
   const i = process.argv.indexOf('--case');
   return i < 0 ? 'all' : process.argv[i + 1];
 })();
-// --orphans: the main transcripts of 15 % of the sessions with subagents are gone, as in real trees
-// (issue 24): each such folder must still list as one session of its project.
-const PROJECT_ARGS = { mb: 400, sessions: 1500, seed: 1, orphans: 0.15 };
+// --orphans: the main transcripts of 15 % of the sessions with subagents are gone, as in real trees:
+// each such folder must still list as one session of its project.
+// --case scale: the history case on a 5 GB tree (gen-project --mb 2000 --sessions 7500 --seed 5,
+// 4.9 GB): memory must not grow with the tree. Not in the default run (the tree alone takes
+// minutes to write and 5 GB of disk).
+const PROJECT_ARGS = CASE === 'scale' ? { mb: 2000, sessions: 7500, seed: 5, orphans: 0.15 } : { mb: 400, sessions: 1500, seed: 1, orphans: 0.15 };
 // --projects-mb / --projects-sessions: a smaller tree to develop against (kept in the system's
 // temporary folder, not in .bench-cache, which may be a cache shared between checkouts).
 const SMALL_TREE = process.argv.includes('--projects-mb') || process.argv.includes('--projects-sessions');
@@ -881,7 +885,7 @@ function finish(result) {
 }
 
 async function main() {
-  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'history' || CASE === 'timeline' || CASE === 'boot' || CASE === 'remote' ? { main: '', dir: '', sessionId: '' } : generate();
+  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'history' || CASE === 'scale' || CASE === 'timeline' || CASE === 'boot' || CASE === 'remote' ? { main: '', dir: '', sessionId: '' } : generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build', ...(PROFILE ? ['--minify', 'false'] : [])], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -892,7 +896,7 @@ async function main() {
       try { if ((await fetch(base)).ok) break; } catch { /* not up yet */ }
       await new Promise((r) => setTimeout(r, 200));
     }
-    if (CASE === 'history') {
+    if (CASE === 'history' || CASE === 'scale') {
       const r = await historyCase(base);
       console.log(`\nprojects tree: ${(r.projectsTotals.bytes / 1e9).toFixed(2)} GB, ${r.projectsTotals.sessions} sessions`);
       printHistory(r);
