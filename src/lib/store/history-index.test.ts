@@ -58,6 +58,11 @@ describe('history index store', () => {
     expect((await again!.heads(new Map([['a', 'sa']]))).size).toBe(1);
     const v5 = await openHistoryStore({ dbName, format: 'search-5' });
     expect((await v5!.heads(new Map([['a', 'sa']]))).size).toBe(0);
+    // Read back without its files: this format's heads, the other's counted as stale.
+    expect(await v5!.all()).toEqual({ heads: [], stale: 1 });
+    const all = await again!.all();
+    expect(all.heads.map((h) => h.key)).toEqual(['a']);
+    expect(all.stale).toBe(0);
     expect((await v5!.bodies(['a'])).size).toBe(0);
     expect(historyId('a', 'search-5')).not.toBe(historyId('a', 'search-4'));
   });

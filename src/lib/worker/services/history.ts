@@ -19,6 +19,7 @@ import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../vi
 import type { BilledCall, FileNotIndexed, HistoryEntry, HistoryFailure, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
 import { callPages, liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
 import { HistoryWrites } from './history-writes.ts';
+import { bodiesOf, KeptHistory, readBodies } from './history-stored.ts';
 import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
@@ -59,6 +60,16 @@ export class HistoryService {
   #startedAt = 0;
   #ms = 0;
   #started = false;
+  /** No tree dropped: the stored history read back as the index (history-stored.ts), and one root cleared. */
+  readonly kept = new KeptHistory({
+    db: () => this.#db().then(async (db) => (await this.#writes.settled(), db)),
+    empty: () => !this.#sources.length && !this.#indexed.size,
+    current: () => this.#current(this.#generation),
+    add: (h) => this.#add(h.key, { digest: h.digest, calls: h.calls, bytes: h.bytes }),
+    body: (k, calls, search) => this.#body(k, calls, search),
+    indexed: () => [...this.#indexed.values()].map((x) => x.digest),
+    forget: (keys) => (this.#forget(keys), keys.forEach((k) => this.#onSearch(k, null)))
+  });
 
   #feed: HistoryFeed | null;
   #gate: QueueGate | null;
@@ -126,6 +137,7 @@ export class HistoryService {
     this.#read = this.#laneMs = 0;
     this.#ms = 0;
     this.#started = false;
+    this.kept.reset();
   }
 
   /** Indexes every listed session not already stored; resolves once all are indexed or failed. */
@@ -142,13 +154,7 @@ export class HistoryService {
     for (const [key, h] of heads) this.#add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     this.#bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
     // Stored sessions' search indexes go to history search, their calls to memory (read in chunks, before the rest is read).
-    const stored = [...heads.keys()];
-    for (let i = 0; store && i < stored.length && generation === this.#generation; i += 64) {
-      for (const [k, b] of await store.bodies(stored.slice(i, i + 64))) {
-        if (b.search) this.#onSearch(k, b.search);
-        if (generation === this.#generation && !this.#memory.has(k)) this.#memory.set(k, { calls: b.calls });
-      }
-    }
+    if (store) await readBodies(store, [...heads.keys()], this.#current(generation), (k, calls, search) => this.#body(k, calls, search));
     // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
     const todo = this.#sources.filter((s) => !heads.has(s.key) && !this.#indexed.has(s.key) && !this.#failed.has(s.key));
     const bySource = new Map(todo.map((s) => [s.key, s]));
@@ -199,7 +205,7 @@ export class HistoryService {
 
   status(): HistoryStatus {
     const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0);
-    const listed = this.#sources.length;
+    const listed = this.#sources.length || (this.kept.open ? this.#indexed.size : 0);
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
     return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
@@ -223,7 +229,8 @@ export class HistoryService {
 
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
   async calls(from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> {
-    const counts = this.#sources.flatMap((s): [string, number][] => (this.#indexed.has(s.key) ? [[s.key, this.#indexed.get(s.key)!.calls]] : []));
+    const order = this.#sources.length ? this.#sources.map((s) => s.key) : this.#order;
+    const counts = order.flatMap((k): [string, number][] => (this.#indexed.has(k) ? [[k, this.#indexed.get(k)!.calls]] : []));
     const { total, wanted } = callPages(counts, from, to);
     const stored = await this.#bodies(wanted.map((w) => w.key));
     const calls = wanted.flatMap((w) => (stored.get(w.key) ?? []).slice(w.skip, w.take));
@@ -237,20 +244,7 @@ export class HistoryService {
     return keys.flatMap((k) => bodies.get(k) ?? []);
   }
 
-  async #bodies(keys: string[]): Promise<Map<string, BilledCall[]>> {
-    const out = new Map<string, BilledCall[]>();
-    const rest: string[] = [];
-    for (const k of keys) {
-      const m = this.#memory.get(k);
-      if (m) out.set(k, m.calls);
-      else rest.push(k);
-    }
-    if (!rest.length) return out;
-    await this.#writes.settled();
-    const store = await this.#db();
-    if (store) for (const [k, b] of await store.bodies(rest)) out.set(k, b.calls);
-    return out;
-  }
+  #bodies = (keys: string[]) => bodiesOf(keys, (k) => this.#memory.get(k)?.calls, async () => (await this.#writes.settled(), this.#db()));
 
   /** A followed folder changed: its changed sessions' entries from their rebuilt models (kept in memory: their files still grow). */
   followed<T extends { changed: { key: string }[]; removed: string[] } | null>(out: T): T {
@@ -260,13 +254,7 @@ export class HistoryService {
   }
 
   live(changed: LiveSource[], removed: string[] = []): void {
-    for (const key of removed) {
-      this.revision++;
-      this.#indexed.delete(key);
-      this.#memory.delete(key);
-      this.#order = this.#order.filter((k) => k !== key);
-      this.#sources = this.#sources.filter((s) => s.key !== key);
-    }
+    this.#forget(removed);
     for (const { loaded, listed } of changed) {
       const entry = entryOf(loaded, { key: listed.key, project: listed.project, harness: listed.harness ?? 'claude-code' });
       if (!this.#sources.some((s) => s.key === listed.key)) {
@@ -278,6 +266,20 @@ export class HistoryService {
       this.#add(listed.key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
     }
     this.#started = true;
+  }
+
+  #body(key: string, calls: BilledCall[], search: unknown): void {
+    if (search) this.#onSearch(key, search);
+    if (!this.#memory.has(key)) this.#memory.set(key, { calls });
+  }
+
+  #forget(keys: readonly string[]): void {
+    if (!keys.length) return;
+    const gone = new Set(keys);
+    this.revision++;
+    for (const key of keys) (this.#indexed.delete(key), this.#memory.delete(key));
+    this.#order = this.#order.filter((k) => !gone.has(k));
+    this.#sources = this.#sources.filter((s) => !gone.has(s.key));
   }
 
   /** What the store holds over every tree indexed in this browser (the start page's line). */
