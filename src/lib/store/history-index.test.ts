@@ -65,6 +65,9 @@ describe('history index store', () => {
     expect(all.stale).toBe(0);
     expect((await v5!.bodies(['a'])).size).toBe(0);
     expect(historyId('a', 'search-5')).not.toBe(historyId('a', 'search-4'));
+    // Read again under the new format: no longer stale.
+    await v5!.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }]);
+    expect((await v5!.all()).stale).toBe(0);
   });
 
   it('stays under its cap by evicting the oldest history first', async () => {

@@ -21,11 +21,12 @@ export async function readBodies(store: Store, keys: readonly string[], current:
   }
 }
 
-/** What the history service hands over: its store (pending writes in), whether it indexes
- *  nothing yet, its generation check, and how a stored session goes in or a root's go out. */
+/** What the history service hands over: its store (pending writes in), which sessions are the
+ *  load's, its generation check, and how a stored session goes in or a root's go out. */
 export interface KeptPort {
   db(): Promise<Store | null>;
-  empty(): boolean;
+  /** The load's sessions (listed or indexed): not taken from the store as extras. */
+  own(): Set<string>;
   current(): () => boolean;
   add(head: HistoryHead<SessionDigest>): void;
   body(key: string, calls: BilledCall[], search: unknown): void;
@@ -36,32 +37,37 @@ export interface KeptPort {
 export class KeptHistory {
   #port: KeptPort;
   #opened: Promise<{ stale: number }> | null = null;
+  /** Stored sessions taken in beside the load's (the service counts them as listed). */
+  #extra = new Set<string>();
 
   constructor(port: KeptPort) {
     this.#port = port;
   }
 
-  /** The index is the stored history (no tree dropped since it was read back). */
-  get open(): boolean {
-    return this.#opened !== null;
+  /** Stored sessions in the index beside the load's. */
+  get extra(): number {
+    return this.#extra.size;
   }
 
-  /** A drop's sessions replace it. */
+  /** A new load's sessions replace the index: the stored ones are taken in again on the next open. */
   reset(): void {
     this.#opened = null;
+    this.#extra.clear();
   }
 
-  /** With nothing indexed, every stored session of every tree indexed in this browser becomes the
-   *  index: digests, then calls and search indexes in chunks. Resolves with how many stored
-   *  sessions an older Loupe wrote (rebuilt on the next drop of their tree). */
+  /** Every stored session of every tree indexed in this browser joins the index beside the load's
+   *  (none dropped: it is the index): digests, then calls and search indexes in chunks. Resolves
+   *  with how many stored sessions an older Loupe wrote (rebuilt on the next drop of their tree). */
   openStored(): Promise<{ stale: number }> {
     const port = this.#port;
-    if (this.#opened || !port.empty()) return this.#opened ?? Promise.resolve({ stale: 0 });
+    if (this.#opened) return this.#opened;
     const current = port.current();
     return (this.#opened = port.db().then(async (store) => {
       const { heads, stale } = store ? await store.all() : { heads: [], stale: 0 };
-      for (const h of heads) if (current()) port.add(h);
-      if (store) await readBodies(store, heads.map((h) => h.key), current, (k, calls, search) => port.body(k, calls, search));
+      const own = port.own();
+      const taken = heads.filter((h) => !own.has(h.key));
+      for (const h of taken) if (current()) (this.#extra.add(h.key), port.add(h));
+      if (store) await readBodies(store, taken.map((h) => h.key), current, (k, calls, search) => port.body(k, calls, search));
       return { stale };
     }));
   }
@@ -82,6 +88,7 @@ export class KeptHistory {
     const keys = new Set(heads.filter((h) => rootOf(h.digest.project) === root).map((h) => h.key));
     if (keys.size) await store?.remove([...keys]);
     for (const d of this.#port.indexed()) if (rootOf(d.project) === root) keys.add(d.key);
+    for (const k of keys) this.#extra.delete(k);
     this.#port.forget([...keys]);
     return keys.size;
   }

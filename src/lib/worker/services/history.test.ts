@@ -141,6 +141,10 @@ describe('history service', () => {
     const all = await fresh.history.kept.rows();
     const laptop = all.rows.filter((r) => r.root === 'laptop').length;
     expect(laptop).toBeGreaterThan(0);
+    // With a tree loaded, the stored sessions of the other join the index beside it (the history view).
+    await second.engine.history.kept.openStored();
+    expect(second.engine.history.status()).toMatchObject({ listed: all.rows.length, indexed: all.rows.length, ready: true });
+    expect((await second.engine.history.kept.rows()).rows.length).toBe(all.rows.length);
     expect(await fresh.history.kept.clearRoot('laptop')).toBe(laptop);
     const left = await fresh.history.kept.rows();
     expect(left.rows.length).toBe(all.rows.length - laptop);

@@ -63,7 +63,7 @@ export class HistoryService {
   /** No tree dropped: the stored history read back as the index (history-stored.ts), and one root cleared. */
   readonly kept = new KeptHistory({
     db: () => this.#db().then(async (db) => (await this.#writes.settled(), db)),
-    empty: () => !this.#sources.length && !this.#indexed.size,
+    own: () => new Set([...this.#indexed.keys(), ...this.#sources.map((s) => s.key)]),
     current: () => this.#current(this.#generation),
     add: (h) => this.#add(h.key, { digest: h.digest, calls: h.calls, bytes: h.bytes }),
     body: (k, calls, search) => this.#body(k, calls, search),
@@ -205,7 +205,7 @@ export class HistoryService {
 
   status(): HistoryStatus {
     const calls = [...this.#indexed.values()].reduce((n, x) => n + x.calls, 0);
-    const listed = this.#sources.length || (this.kept.open ? this.#indexed.size : 0);
+    const listed = this.#sources.length + this.kept.extra;
     const indexed = this.#indexed.size;
     const failed = this.#failed.size;
     return { listed, indexed, failed, calls, bytesStored: this.#bytes, ms: this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0), ready: listed > 0 && indexed + failed === listed, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: this.#read, laneMs: Math.round(this.#laneMs), notice: this.#writes.notice };
