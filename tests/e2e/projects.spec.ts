@@ -233,7 +233,7 @@ test('a search across the tree builds the listed sessions in the search workers:
   expect(again.hits).toEqual(cold.hits);
   // The field shows the same count; a hit in a session the engine never built opens it and lands.
   await page.locator('input[type=search]').fill('thread');
-  await page.getByLabel('Search scope').selectOption('loaded');
+  await page.getByLabel('Search scope').selectOption('everything');
   await expect(page.locator('[data-search-count]')).toHaveText(new RegExp(`^${cold.total.toLocaleString('en-US')} results`));
   const built = await page.evaluate(() => (window as unknown as SearchApi).__loupe.builtKeys());
   const index = cold.hits.findIndex((h) => !built.includes(h.sessionKey));

@@ -42,6 +42,8 @@ export class HistoryView {
 
   #viewer: Viewer;
   #titles = new Map<string, string>();
+  /** The load the rows were read beside. */
+  #rowsOf: unknown = null;
 
   constructor(viewer: Viewer) {
     this.#viewer = viewer;
@@ -65,15 +67,24 @@ export class HistoryView {
     this.#write(how);
     this.loading = true;
     try {
-      const { api } = await engineClient();
-      await api.historyOpenStored();
-      const { rows, stale } = await api.historyRows();
-      this.rows = rows;
-      this.stale = Math.max(stale, this.stale);
-      this.#titles = new Map(rows.map((r) => [r.key, r.title]));
+      await this.loadRows(true);
     } finally {
       this.loading = false;
     }
+  }
+
+  /** The stored history joins the engine's index beside the load (Everything searches it), and
+   *  its rows are read (again when the load changed, or `fresh`). */
+  async loadRows(fresh = false): Promise<void> {
+    const { api } = await engineClient();
+    await api.historyOpenStored();
+    const source = this.#viewer.source;
+    if (!fresh && this.rows.length && source === this.#rowsOf) return;
+    const { rows, stale } = await api.historyRows();
+    this.#rowsOf = source;
+    this.rows = rows;
+    this.stale = stale;
+    this.#titles = new Map(rows.map((r) => [r.key, r.title]));
   }
 
   /** The address names the view: open it (page load, Back / Forward); false when it does not. */
