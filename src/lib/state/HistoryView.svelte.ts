@@ -67,10 +67,16 @@ export class HistoryView {
     this.#write(how);
     this.loading = true;
     try {
-      await this.loadRows(true);
+      // Rows read while the start page idled stand while nothing is loaded; with a load, they may have grown.
+      await this.loadRows(this.#viewer.source !== null);
     } finally {
       this.loading = false;
     }
+  }
+
+  /** The start page idles: the worker reads the stored history back ahead of the view's click. */
+  async preload(): Promise<void> {
+    await this.loadRows();
   }
 
   /** The stored history joins the engine's index beside the load (Everything searches it), and
