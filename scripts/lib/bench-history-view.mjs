@@ -5,7 +5,8 @@
 //   open-history → dashboard drawn   the real click on the start page's [data-action=open-history]
 //                                    to the frame after the dashboard's parts are drawn, and the
 //                                    longest main-thread task in between (target ≤ 300 ms, no task
-//                                    over 50 ms);
+//                                    over 50 ms): clicked as soon as the button shows, and after 3 s
+//                                    on the start page (which reads the history back while idle);
 //   a rare string, first query       in the view, right after it is drawn (target ≤ 100 ms);
 //   "parser", first query            after another reload, window.__loupe.search at scope
 //                                    everything, nothing opened first (target ≤ 1 s, complete count).
@@ -33,6 +34,18 @@ async function timedSearch(page, query) {
   }, query);
 }
 
+async function dashboardDrawn(page) {
+  await page.evaluate(watchInPage, DRAWN);
+  await page.locator('[data-action=open-history]').click();
+  for (const x of DRAWN) await page.locator(x).first().waitFor({ timeout: 120_000 });
+  await page.waitForFunction(() => window.__hv.drawnAt !== undefined && performance.now() >= window.__hv.drawnAt + 500, null, { timeout: 120_000 });
+  return page.evaluate(() => {
+    const d = window.__hv;
+    const within = (a, b) => Math.round(Math.max(0, ...d.tasks.filter(([s, t]) => s + t >= a && s <= b).map(([, t]) => t)));
+    return { ms: Math.round(d.drawnAt - d.clickAt), longest: within(d.clickAt, d.drawnAt), tasks: d.tasks.filter(([s, t]) => s + t >= d.clickAt && s <= d.drawnAt).map(([s, t]) => [Math.round(s - d.clickAt), Math.round(t)]), rows: document.querySelectorAll('[data-history-sessions] tr[data-row-key]').length };
+  });
+}
+
 async function reloaded(page, base) {
   await page.goto(base);
   await page.waitForFunction(() => !!window.__loupe);
@@ -51,17 +64,13 @@ export async function historyViewCase(browser, base, tree, { dropFolder, waitRea
   const indexMs = Date.now() - t0;
   const before = await timedSearch(page, 'parser');
 
-  // Reload: the view from the start page, its dashboard drawn, then a rare string as its first query.
+  // Reload: the view from the start page, its dashboard drawn (clicked at once, and once the start
+  // page has idled 3 s, when it has read the history back ahead), then a rare string as its first query.
   await reloaded(page, base);
-  await page.evaluate(watchInPage, DRAWN);
-  await page.locator('[data-action=open-history]').click();
-  for (const x of DRAWN) await page.locator(x).first().waitFor({ timeout: 120_000 });
-  await page.waitForFunction(() => window.__hv.drawnAt !== undefined && performance.now() >= window.__hv.drawnAt + 500, null, { timeout: 120_000 });
-  const dashboard = await page.evaluate(() => {
-    const d = window.__hv;
-    const within = (a, b) => Math.round(Math.max(0, ...d.tasks.filter(([s, t]) => s + t >= a && s <= b).map(([, t]) => t)));
-    return { ms: Math.round(d.drawnAt - d.clickAt), longest: within(d.clickAt, d.drawnAt), tasks: d.tasks.filter(([s, t]) => s + t >= d.clickAt && s <= d.drawnAt).map(([s, t]) => [Math.round(s - d.clickAt), Math.round(t)]), rows: document.querySelectorAll('[data-history-sessions] tr[data-row-key]').length };
-  });
+  const dashboardAtOnce = await dashboardDrawn(page);
+  await reloaded(page, base);
+  await new Promise((r) => setTimeout(r, 3000));
+  const dashboard = await dashboardDrawn(page);
   const rare = await timedSearch(page, rareString(tree));
 
   // Another reload: "parser" as the first thing asked, nothing opened.
@@ -69,14 +78,15 @@ export async function historyViewCase(browser, base, tree, { dropFolder, waitRea
   const parser = await timedSearch(page, 'parser');
   const parserAgain = await timedSearch(page, 'parser');
   await context.close();
-  return { index, indexMs, before, dashboard, rare, parser, parserAgain };
+  return { index, indexMs, before, dashboardAtOnce, dashboard, rare, parser, parserAgain };
 }
 
 export function printHistoryView(r, verdict) {
   console.log(`\nhistory view (issue 49), after a reload, the stored index of ${r.index.indexed} sessions (indexed in ${(r.indexMs / 1000).toFixed(1)} s after the drop's ready)`);
-  const d = r.dashboard;
-  console.log(`  open-history → dashboard drawn   ${d.ms} ms, longest task ${d.longest} ms, ${d.rows} list rows drawn (targets ≤ 300, no task > 50)   ${verdict(d.ms <= 300 && d.longest <= 50)}`);
-  if (d.tasks.length) console.log(`    long tasks [ms from the click, duration]: ${JSON.stringify(d.tasks)}`);
+  for (const [label, d] of [['clicked at once', r.dashboardAtOnce], ['after 3 s on the start page', r.dashboard]]) {
+    console.log(`  open-history → dashboard drawn, ${label}   ${d.ms} ms, longest task ${d.longest} ms, ${d.rows} list rows drawn (targets ≤ 300, no task > 50)   ${verdict(d.ms <= 300 && d.longest <= 50)}`);
+    if (d.tasks.length) console.log(`    long tasks [ms from the click, duration]: ${JSON.stringify(d.tasks)}`);
+  }
   console.log(`  a rare string ("${r.rare.query}"), first query in the view   ${r.rare.ms} ms, ${r.rare.total} hit(s) (target ≤ 100)   ${verdict(r.rare.ms <= 100)}`);
   console.log(`  "parser", first query after a reload   ${r.parser.ms} ms, ${r.parser.total} results (before the reload ${r.before.total}; target ≤ 1,000, same count)   ${verdict(r.parser.ms <= 1000 && r.parser.total === r.before.total)}`);
   console.log(`  "parser" again   ${r.parserAgain.ms} ms`);

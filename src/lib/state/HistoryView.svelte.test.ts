@@ -83,4 +83,16 @@ describe('HistoryView', () => {
     expect(v.rows.map((r) => r.key)).toEqual(['aaa-1']);
     expect(v.summary?.sessions).toBe(1);
   });
+
+  it('reads the history and makes the reports ahead while the start page idles; the click then only draws', async () => {
+    const v = new HistoryView(viewer());
+    const board = { reports: null as unknown, refresh: vi.fn(async () => void (board.reports = {})) };
+    v.dashboard = async () => board;
+    await v.preload();
+    expect(board.refresh).toHaveBeenCalledTimes(1);
+    expect(v.rows.length).toBe(2);
+    await v.openView();
+    expect(board.refresh).toHaveBeenCalledTimes(1);
+    expect(v.open).toBe(true);
+  });
 });

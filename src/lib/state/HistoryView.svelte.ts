@@ -74,9 +74,24 @@ export class HistoryView {
     }
   }
 
-  /** The start page idles: the worker reads the stored history back ahead of the view's click. */
+  /** The dashboard's state (made by the page on first use: its module loads then). */
+  dashboard: () => Promise<{ reports: unknown; refresh(): Promise<void> }> = async () => ({ reports: null, refresh: async () => undefined });
+  /** The view's own code (loaded by the page). */
+  viewCode: () => Promise<unknown> = async () => undefined;
+
+  /** The view (start page, `#history` link, Back): the stored history read back, then its dashboard. */
+  async openView(filters?: HistoryFilters, how: 'push' | 'none' = 'push'): Promise<void> {
+    const [dashboard] = await Promise.all([this.dashboard(), this.show(filters, how)]);
+    // Reports made while the start page idled (preload, nothing loaded since) are drawn as they are.
+    if (!dashboard.reports || this.#viewer.source) await dashboard.refresh();
+  }
+
+  /** The start page idles over a stored history: read back in the worker, its rows, the view's code
+   *  and the dashboard's reports made ahead of the click (the view then only draws). */
   async preload(): Promise<void> {
     await this.loadRows();
+    const [dashboard] = await Promise.all([this.dashboard(), this.viewCode()]);
+    if (!this.open) await dashboard.refresh();
   }
 
   /** The stored history joins the engine's index beside the load (Everything searches it), and
