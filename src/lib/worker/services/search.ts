@@ -123,7 +123,14 @@ export class Search {
   /** Starts the search pool's lanes ahead of a query (their workers load the search code), when
    *  the load lists sessions for them to read: a drop parsed whole is searched here. */
   startLanes(): void {
-    if (this.#pool === undefined && (this.#catalog.sessions().length || this.#history.size)) this.#pool = this.#startPool();
+    if (this.#pool === undefined && (this.#catalog.sessions().length || this.#storedOnly())) this.#pool = this.#startPool();
+  }
+
+  /** Stored sessions that are neither listed nor loaded (the stored history read back): searched from their index in lanes. */
+  #storedOnly(): boolean {
+    if (!this.#history.size) return false;
+    const known = new Set(this.#sessions.knownKeys());
+    return this.#history.keys().some((k) => !known.has(k));
   }
 
   /** The history scope's sessions: the loaded or listed ones, then stored ones that are neither. */
