@@ -8,10 +8,12 @@
 // store, and the persistent-storage request when the index is first built (history-keep.ts).
 import { browse, historyHash, NO_HISTORY_FILTERS, parseHistoryHash, summarize, type HistoryFilters, type HistoryRow, type HistorySummary } from '../view/history/browse.ts';
 import { engineClient } from './engine-client.ts';
-import { allowed, keptFolder, rememberFolder, sessionFiles, sessionIdOf } from './history-folder.ts';
 import { askPersist, builtBefore, noteBuilt } from './history-keep.ts';
 import type { DirHandle } from './drop.ts';
 import type { Viewer } from './Viewer.svelte.ts';
+
+/** The kept folder's code loads when a session or a folder asks for it, not with the start page. */
+const folders = () => import('./history-folder.ts');
 
 /** A session asked for whose files are not at hand: the kept folder's name, or null (a drop). */
 export interface Waiting {
@@ -155,7 +157,7 @@ export class HistoryView {
       return;
     }
     if (!row) return;
-    const dir = await keptFolder();
+    const dir = await (await folders()).keptFolder();
     const folder = dir && dir.name === row.root ? dir.name : null;
     this.waiting = { key, project: row.project, root: row.root, folder };
     if (!folder) this.notice = `This session’s files are not in this browser: drop the folder “${row.root}” (your ~/.claude/projects, or the tree it came from) on this page to open it.`;
@@ -164,6 +166,7 @@ export class HistoryView {
   /** "Reopen <folder>": one permission prompt, then only the waiting session's files are read. */
   async reopen(): Promise<void> {
     const w = this.waiting;
+    const { allowed, keptFolder, sessionFiles } = await folders();
     const dir = await keptFolder();
     if (!w || !dir) return;
     if (!(await allowed(dir))) {
@@ -181,7 +184,7 @@ export class HistoryView {
 
   /** A folder was dropped or picked: kept for "Reopen" (Chromium gives a handle). */
   noteFolder(folder: Promise<DirHandle | null> | DirHandle | null): void {
-    void Promise.resolve(folder).then((h) => h && rememberFolder(h), () => undefined);
+    void Promise.all([folder, folders()]).then(([h, f]) => h && f.rememberFolder(h), () => undefined);
     this.open = false;
   }
 
@@ -190,6 +193,7 @@ export class HistoryView {
     const w = this.waiting;
     if (!w) return;
     const v = this.#viewer;
+    const { sessionIdOf } = await folders();
     const keys = [...v.list.map((e) => e.key), ...v.sessions.map((s) => s.key)];
     const id = sessionIdOf(w.key);
     const key = keys.find((k) => k === w.key) ?? keys.find((k) => sessionIdOf(k) === id);
