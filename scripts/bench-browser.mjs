@@ -50,7 +50,8 @@
 // history usage: first complete report ≤ 1.0× the floor, every report ≤ 100 ms, dashboard first draw no task over 50 ms.
 // Misses print MISS; the process still exits 0. The last line is one JSON object.
 //
-//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|timeline|boot --port 4179] [-- --live-only] [-- --profile]
+//   npm run bench:browser [-- --mb 100 --seed 1 --runs 3 --case all|session|projects|history|history-view|timeline|boot --port 4179] [-- --live-only] [-- --profile]
+//   (--case history-view: the history view after a reload, scripts/lib/bench-history-view.mjs)
 //   (--history-only with --case projects: one drop, then the history-search lines only)
 //   (--case timeline: only the timeline page, each run in a fresh page; no session generated)
 //   (--case boot: the cold start, scripts/lib/bench-boot.mjs; no session generated; --inspector: in a Playwright page)
@@ -65,6 +66,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { bootCase, printBoot } from './lib/bench-boot.mjs';
 import { printRemote, remoteCase } from './lib/bench-remote.mjs';
+import { historyViewCase, printHistoryView } from './lib/bench-history-view.mjs';
 import { runCcusage } from './lib/ccusage.mjs';
 import { browserFloors, Verdicts } from './lib/floors.mjs';
 
@@ -885,7 +887,7 @@ function finish(result) {
 }
 
 async function main() {
-  const { main: mainFile, dir: sessionDir, sessionId } = CASE === 'projects' || CASE === 'history' || CASE === 'scale' || CASE === 'timeline' || CASE === 'boot' || CASE === 'remote' ? { main: '', dir: '', sessionId: '' } : generate();
+  const { main: mainFile, dir: sessionDir, sessionId } = ['projects', 'history', 'scale', 'history-view', 'timeline', 'boot', 'remote'].includes(CASE) ? { main: '', dir: '', sessionId: '' } : generate();
   console.log('building …');
   const b = spawnSync('npx', ['vite', 'build', ...(PROFILE ? ['--minify', 'false'] : [])], { cwd: REPO, stdio: 'ignore' });
   if (b.status !== 0) throw new Error('vite build failed');
@@ -906,6 +908,14 @@ async function main() {
     if (CASE === 'remote') {
       const r = await remoteCase(base, generateProjects(), { dropFolder, waitReady, watchLoadInPage });
       printRemote(r, verdict);
+      console.log(JSON.stringify(r));
+      return;
+    }
+    if (CASE === 'history-view') {
+      const { browser } = await markedBrowser();
+      const r = await historyViewCase(browser, base, generateProjects().tree, { dropFolder, waitReady, watchLoad: watchLoadInPage, rareString: onceString });
+      await browser.close();
+      printHistoryView(r, verdict);
       console.log(JSON.stringify(r));
       return;
     }

@@ -68,7 +68,7 @@ test('the history scope answers what the scan answers, from the index; the facet
   const q = 'fixture';
   const all = await search(page, q, { scope: 'history' });
   await page.locator('input[type=search]').fill(q);
-  await page.getByLabel('Search scope').selectOption('history');
+  await page.getByLabel('Search scope').selectOption('everything');
   await expect(count(page)).toHaveText(new RegExp(`^${all.total.toLocaleString('en-US')} results`));
   await expect(page.locator('[data-search-index-line]')).toHaveText(/All 40 sessions indexed/);
   const projectOf = new Map((await page.evaluate(() => (window as unknown as Api).__loupe.list())).map((e) => [e.key, e.project]));
@@ -108,7 +108,7 @@ test('the history scope answers what the scan answers, from the index; the facet
 test('a hit inside a subagent of a session never opened opens it at the atom, match marked, with a #q= link at this scope', async ({ page }) => {
   await indexed(page);
   await page.locator('input[type=search]').fill('investigate');
-  await page.getByLabel('Search scope').selectOption('history');
+  await page.getByLabel('Search scope').selectOption('everything');
   await page.locator('[data-search-author=subagent]').click();
   await expect(page.locator('[data-search-hit]').first()).toBeVisible();
   const built = await page.evaluate(() => (window as unknown as Api).__loupe.builtKeys());
@@ -124,7 +124,7 @@ test('a hit inside a subagent of a session never opened opens it at the atom, ma
   await hit.click();
   await expect(page.locator('main[data-session-key]')).toHaveAttribute('data-session-key', key!);
   await expect(page.locator('main [data-search-landed]')).toContainText(new RegExp(match, 'i'));
-  await expect(page).toHaveURL(new RegExp(`a=${atom}&q=investigate&qs=history`));
+  await expect(page).toHaveURL(new RegExp(`a=${atom}&q=investigate&qs=everything`));
 });
 
 test('a search opened at history scope while the history indexes has the history decoded once the index is ready', async ({ page }) => {
@@ -133,7 +133,7 @@ test('a search opened at history scope while the history indexes has the history
   // Opened while it indexes: the warm-up the scope asks for cannot run yet (the index's lanes need the memory).
   await expect(page.locator('[data-history-progress]')).toBeVisible();
   await page.locator('input[type=search]').focus();
-  await page.getByLabel('Search scope').selectOption('history');
+  await page.getByLabel('Search scope').selectOption('everything');
   // Once the page has seen the index ready, its workers have been sent every session not built:
   // a warm-up asked for now finds none left to decode (without the page's own it decodes them all).
   // The index reads the whole tree in the background: on a busy 2-core machine that took over

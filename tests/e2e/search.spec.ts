@@ -24,7 +24,7 @@ async function searchFor(page: Page, q: string, total: number): Promise<void> {
 }
 
 /** Session B's prompt is found only with a wider scope; its hit opens B and marks the match. */
-async function findNarwhalIn(page: Page, scope: 'loaded' | 'cached'): Promise<void> {
+async function findNarwhalIn(page: Page, scope: 'everything'): Promise<void> {
   await searchFor(page, 'narwhal', 0);
   await page.getByLabel('Search scope').selectOption(scope);
   await expect(page.locator('[data-search-count]')).toHaveText(/^1 result/);
@@ -105,7 +105,7 @@ test('the count, and next / previous with Enter, Shift+Enter and F3', async ({ p
 
 test('a hit in another loaded session opens that session and lands on the atom', async ({ page }) => {
   await openProject(page);
-  await findNarwhalIn(page, 'loaded');
+  await findNarwhalIn(page, 'everything');
 });
 
 test('author, kind and tool filters narrow the hits', async ({ page }) => {
@@ -164,20 +164,22 @@ test('a #q= link opens the session with the search run', async ({ page }) => {
   await expect(page.locator('main').getByText(/OUTPUT-ONLY-QUOKKA 17/)).toBeVisible();
 });
 
-test('"everything cached" finds a session that is not loaded and opens it from the cache', async ({ page }) => {
+test('"Everything" finds a cached session that is not loaded (from the stored history) and opens it from the cache', async ({ page }) => {
   const dir = writeSearchProject();
   await openApp(page);
   await pickFiles(page, [join(dir, 'sess-b.jsonl')]);
   await waitCached(page);
+  // Session B is in the stored history once its index is ready.
+  await page.evaluate(() => (window as unknown as { __loupe: { historySearchIndex: () => Promise<unknown> } }).__loupe.historySearchIndex());
   await pickFiles(page, [join(dir, 'sess-a.jsonl')]);
   await waitCached(page);
   await expect(page.locator('main[data-session-key*="sess-a"]')).toBeVisible();
   await searchFor(page, 'narwhal', 0);
-  await page.getByLabel('Search scope').selectOption('cached');
+  await page.getByLabel('Search scope').selectOption('everything');
   // Session B is not loaded: its group is named by its Recent entry.
   await expect(page.locator('.results .session')).toContainText('ONLY-IN-SESSION-B-NARWHAL');
   await page.getByLabel('Search scope').selectOption('session');
-  await findNarwhalIn(page, 'cached');
+  await findNarwhalIn(page, 'everything');
   const viaHook = await page.evaluate(() => (window as unknown as { __loupe: { search: (q: string, o?: object) => Promise<{ total: number }> } }).__loupe.search('quokka', { scope: 'cached' }));
   expect(viaHook.total).toBe(1);
 });

@@ -41,19 +41,28 @@ describe('Search: when a typed query runs', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('over the loaded sessions, typed faster than the pause: only the word, once typing stops', async () => {
-    await typed('loaded', 'parser', 125);
+  it('over everything, typed faster than the pause: only the word, once typing stops', async () => {
+    await typed('everything', 'parser', 125);
     expect(await queries()).toEqual(['parser']);
   });
 
-  it('over the loaded sessions, typed slower than the pause: every prefix runs', async () => {
-    await typed('loaded', 'abc', TYPING_PAUSE_MS + 50);
+  it('over everything, typed slower than the pause: every prefix runs', async () => {
+    await typed('everything', 'abc', TYPING_PAUSE_MS + 50);
     expect(await queries()).toEqual(['a', 'ab', 'abc']);
   });
 
   it('inside the open session: every keystroke, at once', async () => {
     await typed('session', 'parser', 1);
     expect(await queries()).toEqual(['p', 'pa', 'par', 'pars', 'parse', 'parser']);
+  });
+
+  it('an old scope name chosen is its new one (history, loaded, cached → everything)', () => {
+    const search = new Search(viewer, {} as Navigator, {} as ChatUi);
+    for (const old of ['loaded', 'cached', 'history'] as const) {
+      search.scope = 'session';
+      search.setScope(old);
+      expect(search.scope).toBe('everything');
+    }
   });
 
   it('choosing the history scope with nothing typed warms the history and cancels nothing (a cancel would drop the warm-up)', async () => {
@@ -67,7 +76,7 @@ describe('Search: when a typed query runs', () => {
   it('clearing the field while its query runs stops that query', async () => {
     let finish = () => {};
     api.search.mockImplementationOnce(() => new Promise((resolve) => (finish = () => resolve({ ok: true, total: 0, hits: [], truncated: false, sessions: 0, ms: 0, firstMs: null, pooled: 0, pooledMs: 0 }))));
-    const search = await typed('loaded', 'x', TYPING_PAUSE_MS + 1);
+    const search = await typed('everything', 'x', TYPING_PAUSE_MS + 1);
     expect(api.search).toHaveBeenCalledTimes(1);
     search.setQuery('');
     await vi.runAllTimersAsync();

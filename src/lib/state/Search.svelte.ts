@@ -4,7 +4,7 @@
 // hit goes through the Navigator (opens the session, writes `#s=…&a=…&q=…`), then opens what
 // holds the hit (group, call, subagent, "show all") and asks the chat to mark the match.
 import type { FieldAuthor, FieldKind, SearchBatch, SearchHit, SearchOptions, SearchOutcome, SearchRequest } from '../view/search/index.ts';
-import { projectOfSession, projectSessionKeys } from '../view/sessions/index.ts';
+import { projectOfSession, projectSessionKeys, type ListEntry } from '../view/sessions/index.ts';
 import { historyKeys, NO_FACETS, type HistoryFacets } from '../view/search/history-facets.ts';
 import type { HistoryRunInfo } from '../view/search/run.ts';
 import { openCache, type SessionCache } from '../store/session-cache.ts';
@@ -14,8 +14,10 @@ import { engineClient, proxied } from './engine-client.ts';
 import type { Navigator } from './Navigator.svelte.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
-export type SearchScopeName = 'session' | 'project' | 'loaded' | 'cached' | 'history';
-const SCOPES: readonly SearchScopeName[] = ['session', 'project', 'loaded', 'cached', 'history'];
+import { scopeOf, type ScopeAlias, type SearchScopeName } from '../view/search/scopes.ts';
+export type { SearchScopeName };
+/** What a query runs over: a scope, or an old name (the hook runs `loaded` / `cached` as before). */
+type AnyScope = SearchScopeName | ScopeAlias;
 /** How long typing must pause before a query over more than the open session runs (ms). */
 export const TYPING_PAUSE_MS = 200;
 export type { FieldAuthor, FieldKind, SearchHit };
@@ -79,6 +81,12 @@ export class Search {
   private viewer: Viewer;
   private nav: Navigator;
   private ui: ChatUi;
+  /** The stored history's sessions beside the load (the history view's rows), for Everything. */
+  storedRows: () => readonly Pick<ListEntry, 'key' | 'project' | 'harness' | 'startedAt'>[] = () => [];
+  /** Brings the stored history in beside the load before an Everything query (its rows, storedRows). */
+  withStored: () => Promise<void> = async () => undefined;
+  /** Opens a stored session whose files are not loaded (the history view's way: cache, folder, or a sentence). */
+  openStored: (key: string) => Promise<void> = async () => undefined;
 
   constructor(viewer: Viewer, nav: Navigator, ui: ChatUi) {
     this.viewer = viewer;
@@ -158,12 +166,12 @@ export class Search {
     if (!this.open || !this.query.trim()) return;
     // A landing in another session of the project changes the open one, not the project's hits.
     const otherProject = this.scope === 'project' && this.#projectOf(this.viewer.current) !== this.#project;
-    const follows = what === 'current' ? this.scope === 'session' || otherProject : this.scope === 'loaded' || this.scope === 'project';
+    const follows = what === 'current' ? this.scope === 'session' || otherProject : this.scope === 'everything' || this.scope === 'project';
     if (follows) void this.run();
   }
 
   /** The automation hook (window.__loupe.search): same engine, every hit, no UI change. */
-  async automation(query: string, opts: SearchOptions & { scope?: SearchScopeName } = {}): Promise<AutomationResult> {
+  async automation(query: string, opts: SearchOptions & { scope?: AnyScope } = {}): Promise<AutomationResult> {
     const started = performance.now();
     const { scope, ...options } = opts;
     // The worker runs one query at a time: this is the newest, and the field's query runs again after it.
@@ -183,10 +191,10 @@ export class Search {
   }
 
   /** Builds the scope's searchable text before the first keystroke (the field got focus). */
-  async prepare(scope: SearchScopeName = this.scope): Promise<{ fields: number; chars: number; ms: number; warmed?: number }> {
+  async prepare(scope: AnyScope = this.scope): Promise<{ fields: number; chars: number; ms: number; warmed?: number }> {
     const { api } = await engineClient();
-    // History scope: the search workers decode the history's text ahead of the first query.
-    return api.prepareSearch(this.#keys(scope), scope === 'history');
+    // Everything: the search workers decode the history's text ahead of the first query.
+    return api.prepareSearch(this.#keys(scope), isHistory(scope));
   }
 
   setQuery(q: string): void {
@@ -199,9 +207,9 @@ export class Search {
     void this.run();
   }
 
-  setScope(scope: SearchScopeName): void {
-    this.scope = scope;
-    if (scope === 'history' && !this.query.trim()) void this.prepare(scope);
+  setScope(scope: AnyScope): void {
+    this.scope = scopeOf(scope);
+    if (this.scope === 'everything' && !this.query.trim()) void this.prepare(this.scope);
     void this.run();
   }
 
@@ -232,6 +240,11 @@ export class Search {
     // A hit in a cached session that is not loaded opens it first (as Recent sessions would);
     // a listed session of a big drop is loaded already (the landing builds it).
     if (!this.viewer.sessions.some((s) => s.key === hit.sessionKey) && !this.viewer.list.some((s) => s.key === hit.sessionKey)) {
+      // A stored session that is not cached either: the history view says how to open it.
+      if (!this.viewer.recent.some((r) => r.key === hit.sessionKey) && this.storedRows().some((r) => r.key === hit.sessionKey)) {
+        await this.openStored(hit.sessionKey);
+        return false;
+      }
       await this.viewer.load({ kind: 'cached', key: hit.sessionKey });
       if (this.viewer.state !== 'ready') return false;
     }
@@ -242,7 +255,7 @@ export class Search {
 
   /** After Back / Forward (the Navigator has landed): follow the URL's query and scope, reveal its hit. */
   async followFragment(q: string | undefined, atom: string | undefined, scope?: string): Promise<void> {
-    const named = SCOPES.find((s) => s === scope) ?? 'session';
+    const named = scopeOf(scope);
     if (q && (q !== this.query || named !== this.scope)) {
       this.open = true;
       this.query = q;
@@ -289,9 +302,9 @@ export class Search {
   }
 
   /** One query to the engine: loaded sessions directly, or every cached session through the cache. */
-  async #call(generation: number, request: SearchRequest, scope: SearchScopeName, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
+  async #call(generation: number, request: SearchRequest, scope: AnyScope, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
     const { api, inWorker } = await engineClient();
-    if (scope === 'history') return this.#history(generation, request, onBatch);
+    if (isHistory(scope)) return this.#history(generation, request, onBatch);
     if (scope !== 'cached') return api.search(generation, request, this.#keys(scope), onBatch);
     const cache = await this.#openCache();
     const cachedKeys = cache ? (await cache.list()).map((m) => m.key) : [];
@@ -316,10 +329,13 @@ export class Search {
    *  ones answering from the history search index, which goes on being built in the background. */
   async #history(generation: number, request: SearchRequest, onBatch: ((b: SearchBatch) => void) | undefined): Promise<SearchOutcome> {
     const { api } = await engineClient();
-    // The automation hook searches every listed session in list order (the scan's order); the
-    // field groups them and applies the facets.
-    const keys = onBatch ? historyKeys(this.viewer.list, this.facets) : [];
-    if (onBatch && !keys.length && this.viewer.list.length) {
+    await this.withStored().catch(() => undefined);
+    // The automation hook searches every listed session in list order (the scan's order), then the
+    // stored ones; the field groups them and applies the facets.
+    const listed = new Set(this.viewer.list.map((e) => e.key));
+    const stored = this.storedRows().filter((r) => !listed.has(r.key));
+    const keys = onBatch ? historyKeys(stored.length ? [...this.viewer.list, ...stored] : this.viewer.list, this.facets) : [];
+    if (onBatch && !keys.length && this.viewer.list.length + stored.length) {
       const none = { ok: true as const, total: 0, hits: [], truncated: false, sessions: 0, ms: 0, firstMs: null, pooled: 0, pooledMs: 0 };
       return none;
     }
@@ -332,9 +348,9 @@ export class Search {
   }
 
   /** Session keys for a scope ([] = every loaded session). */
-  #keys(scope: SearchScopeName = this.scope): string[] {
+  #keys(scope: AnyScope = this.scope): string[] {
     const v = this.viewer;
-    if (scope === 'loaded' || scope === 'cached' || scope === 'history') return [];
+    if (scope !== 'session' && scope !== 'project') return [];
     if (!v.currentKey) return [];
     if (scope === 'session') return [v.currentKey];
     const project = this.#projectOf(v.current);
@@ -349,6 +365,9 @@ export class Search {
     return projectOfSession(s.key, this.viewer.list, main?.path ?? null);
   }
 }
+
+/** Everything (and its old name `history`) runs through the history search indexes. */
+const isHistory = (scope: AnyScope) => scope === 'everything' || scope === 'history';
 
 /** The line under a history search's count: how much of it the index answered. */
 export function indexLine(h: HistoryRunInfo): string {

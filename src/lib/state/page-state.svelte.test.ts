@@ -23,7 +23,7 @@ describe('pageState', () => {
   it('makes the page view’s state once: a second call gets the same objects', () => {
     const first = pageState('/base');
     expect(pageState('/other')).toBe(first);
-    expect(Object.keys(first).sort()).toEqual(['browser', 'exportUi', 'historyIndex', 'live', 'nav', 'search', 'share', 'ui', 'usage', 'viewer']);
+    expect(Object.keys(first).sort()).toEqual(['browser', 'exportUi', 'historyIndex', 'historyView', 'live', 'nav', 'search', 'share', 'ui', 'usage', 'viewer']);
   });
 
   it('has the viewer prefetch in the session list’s order, not the drop’s', () => {

@@ -4,6 +4,7 @@
 import { ChatUi } from './ChatUi.svelte.ts';
 import { ExportUi } from './Export.svelte.ts';
 import { HistoryIndex } from './History.svelte.ts';
+import { HistoryView } from './HistoryView.svelte.ts';
 import { Live } from './Live.svelte.ts';
 import { Navigator } from './Navigator.svelte.ts';
 import { Search } from './Search.svelte.ts';
@@ -25,7 +26,12 @@ function makePageState(base: string) {
   // Once the history index has read a session, the list shows its exact turns and cost.
   const browser = new SessionBrowser(() => historyIndex.entries(viewer.list));
   viewer.shownOrder = () => browser.visible;
-  return { viewer, ui, nav, share, usage, search, exportUi, live, historyIndex, browser };
+  // The history view: Everything searches its stored sessions too, and opens them its way.
+  const historyView = new HistoryView(viewer);
+  search.storedRows = () => historyView.rows;
+  search.openStored = (key) => historyView.openSession(key);
+  search.withStored = () => historyView.loadRows();
+  return { viewer, ui, nav, share, usage, search, exportUi, live, historyIndex, browser, historyView };
 }
 
 export type PageState = ReturnType<typeof makePageState>;

@@ -58,8 +58,16 @@ describe('history index store', () => {
     expect((await again!.heads(new Map([['a', 'sa']]))).size).toBe(1);
     const v5 = await openHistoryStore({ dbName, format: 'search-5' });
     expect((await v5!.heads(new Map([['a', 'sa']]))).size).toBe(0);
+    // Read back without its files: this format's heads, the other's counted as stale.
+    expect(await v5!.all()).toEqual({ heads: [], stale: 1 });
+    const all = await again!.all();
+    expect(all.heads.map((h) => h.key)).toEqual(['a']);
+    expect(all.stale).toBe(0);
     expect((await v5!.bodies(['a'])).size).toBe(0);
     expect(historyId('a', 'search-5')).not.toBe(historyId('a', 'search-4'));
+    // Read again under the new format: no longer stale.
+    await v5!.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }]);
+    expect((await v5!.all()).stale).toBe(0);
   });
 
   it('stays under its cap by evicting the oldest history first', async () => {

@@ -65,6 +65,9 @@ export interface HistoryStore<D = unknown, C = unknown> {
   /** Stores entries (one transaction); over the cap or on a full disk the oldest history (by
    *  `lastMs`, the session's last activity) is evicted first. */
   put(entries: readonly { entry: StoredEntry<D, C>; sig: string; lastMs: number }[]): Promise<PutOutcome>;
+  /** Every stored head of this model and format (the history read back without its files), and
+   *  how many sessions only another Loupe model or format wrote (rebuilt on the next drop). */
+  all(): Promise<{ heads: HistoryHead<D>[]; stale: number }>;
   remove(keys: readonly string[]): Promise<void>;
   stats(): Promise<{ sessions: number; bytes: number }>;
   clear(): Promise<void>;
@@ -243,6 +246,21 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
       } catch (e) {
         return { ok: false, quota: isQuotaError(e), message: messageOf(e), evicted };
       }
+    },
+    async all() {
+      const heads: HistoryHead<D>[] = [];
+      const old = new Set<string>();
+      try {
+        for (const h of await db.getAll('heads')) {
+          if (h.id === idOf(h.key)) heads.push(h);
+          else old.add(h.key);
+        }
+      } catch {
+        // unreadable: nothing stored
+      }
+      // A session read again since (its head of this format is there) is not stale.
+      for (const h of heads) old.delete(h.key);
+      return { heads, stale: old.size };
     },
     async remove(keys) {
       try {

@@ -62,6 +62,10 @@ const api = {
   historyCancel: () => engine.history.cancel(),
   historyClear: () => engine.history.clear(),
   historyStored: () => engine.history.stored(),
+  // The stored history without its files (services/history-stored.ts): the history view's.
+  historyOpenStored: () => engine.history.kept.openStored(),
+  historyRows: () => engine.history.kept.rows(),
+  historyClearRoot: (root: string) => engine.history.kept.clearRoot(root),
   // The page starts the search and history lanes' workers for the engine (lane-worker.ts).
   useLanePorts: (source: () => Promise<MessagePort>) => useLanePorts(source)
 };

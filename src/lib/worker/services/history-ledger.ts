@@ -93,9 +93,9 @@ export class HistoryLedger {
     return { sessions: [...this.failed.values(), ...unread], files: notIndexed, usage: this.usage.problems() };
   }
 
-  /** Billed calls [from, to) over the indexed sessions in `sources` order (for exports). */
-  async page(sources: readonly HistorySource[], from: number, to: number, stored: (keys: string[]) => Promise<Map<string, BilledCall[]>>): Promise<{ total: number; calls: BilledCall[] }> {
-    const counts = sources.flatMap((s): [string, number][] => (this.indexed.has(s.key) ? [[s.key, this.indexed.get(s.key)!.calls]] : []));
+  /** Billed calls [from, to) over the indexed sessions in `keys` order (for exports). */
+  async page(keys: readonly string[], from: number, to: number, stored: (keys: string[]) => Promise<Map<string, BilledCall[]>>): Promise<{ total: number; calls: BilledCall[] }> {
+    const counts = keys.flatMap((k): [string, number][] => (this.indexed.has(k) ? [[k, this.indexed.get(k)!.calls]] : []));
     const { total, wanted } = callPages(counts, from, to);
     const bodies = await this.bodies(wanted.map((w) => w.key), stored);
     return { total, calls: wanted.flatMap((w) => (bodies.get(w.key) ?? []).slice(w.skip, w.take)) };

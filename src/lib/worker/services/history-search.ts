@@ -35,9 +35,20 @@ export class HistorySearch {
 		});
 	}
 
-	/** A session's index from elsewhere (the history service's stored entry); a stale one is ignored. */
+	/** A session's index from elsewhere (the history service's stored entry); a stale one is
+	 *  ignored, null forgets the session (its root was cleared). */
 	put(key: string, index: unknown): void {
-		if (isSearchIndex(index)) this.#indexes.set(key, index);
+		if (index === null) this.#indexes.delete(key);
+		else if (isSearchIndex(index)) this.#indexes.set(key, index);
+	}
+
+	/** Every session with an index: with no tree dropped, the stored history read back. */
+	keys(): string[] {
+		return [...this.#indexes.keys()];
+	}
+
+	get size(): number {
+		return this.#indexes.size;
 	}
 
 	get(key: string): SessionSearchIndex | undefined {
@@ -45,7 +56,9 @@ export class HistorySearch {
 	}
 
 	status(): HistorySearchStatus {
-		const listedSessions = this.#catalog.sessions();
+		const listedSessions: { key: string; bytes: number }[] = this.#catalog.sessions();
+		// No tree dropped: the stored history's sessions are what is listed.
+		if (!listedSessions.length) for (const key of this.#indexes.keys()) listedSessions.push({ key, bytes: 0 });
 		let bytes = 0;
 		let chars = 0;
 		let treeBytes = 0;

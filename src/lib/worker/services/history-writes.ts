@@ -8,14 +8,6 @@ import type { BilledCall, HistoryEntry, SessionDigest } from '../../view/history
 type Store = HistoryStore<SessionDigest, BilledCall>;
 
 const WRITE_BATCH = 24; // entries written per store transaction
-const READ_BATCH = 64; // stored bodies read per transaction
-
-/** Stored entries' bodies (calls, search index), read in batches while `current()` holds. */
-export async function eachStoredBody(store: Store | null, keys: string[], current: () => boolean, each: (key: string, body: { calls: BilledCall[]; search?: unknown }) => void): Promise<void> {
-  for (let i = 0; store && i < keys.length && current(); i += READ_BATCH) {
-    for (const [k, b] of await store.bodies(keys.slice(i, i + READ_BATCH))) if (current()) each(k, b);
-  }
-}
 
 export class HistoryWrites {
   #db: () => Promise<Store | null>;

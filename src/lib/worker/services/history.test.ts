@@ -110,6 +110,49 @@ describe('history service', () => {
     expect(fromIndex.ok && scan.ok && [fromIndex.total, fromIndex.ids]).toEqual(scan.ok && [scan.total, scan.ids]);
   });
 
+  it('after a reload with no files, the stored history is the index: rows, calls, usage and search from the store; one root clears alone', async () => {
+    const name = `h-${++db}`;
+    const { engine: e, out } = await loaded(name, files);
+    const status = await e.history.start();
+    const req = { query: 'parser', ids: true };
+    const scan = await e.search(1, req, []);
+    // Another page, nothing dropped: the start page's rows come from the heads, the rest on open.
+    const page = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }), historyLanes: () => [new CountingLane()] });
+    const heads = await page.history.kept.rows();
+    expect(heads.stale).toBe(0);
+    expect(heads.rows.length).toBe(out.list.length);
+    expect(heads.rows.every((r) => r.root === 'projects' && r.title.length > 0)).toBe(true);
+    expect(page.history.status().ready).toBe(false);
+    expect(await page.history.kept.openStored()).toEqual({ stale: 0 });
+    expect(page.history.status()).toMatchObject({ listed: out.list.length, indexed: out.list.length, ready: true, calls: status.calls });
+    expect((await page.history.calls(0, status.calls)).calls.length).toBe(status.calls);
+    const day = await historyUsage(page.history, { by: 'day', timezone: 'UTC' });
+    const dayBefore = await historyUsage(e.history, { by: 'day', timezone: 'UTC' });
+    expect(day?.total.costUsd).toBeCloseTo(dayBefore?.total.costUsd ?? -1, 9);
+    const stored = await page.search(1, { ...req, history: true }, []);
+    expect(stored.ok && scan.ok && [stored.total, stored.ids?.map((x) => x.sessionKey).sort()]).toEqual(scan.ok && [scan.total, scan.ids?.map((x) => x.sessionKey).sort()]);
+    expect(page.historySearch.status().indexed).toBe(out.list.length);
+    // A second tree's entries under another root: clearing it leaves the first alone.
+    const other = files.slice(0, 8).map((f) => ({ ...f, path: f.path.replace(/^projects\//, 'laptop/') }));
+    const second = await engine(name);
+    await second.engine.load(1, { files: other });
+    expect((await second.engine.history.start()).ready).toBe(true);
+    const both = await page.history.kept.rows();
+    expect(new Set(both.rows.map((r) => r.root))).toEqual(new Set(['projects']));
+    const fresh = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }) });
+    const all = await fresh.history.kept.rows();
+    const laptop = all.rows.filter((r) => r.root === 'laptop').length;
+    expect(laptop).toBeGreaterThan(0);
+    // With a tree loaded, the stored sessions of the other join the index beside it (the history view).
+    await second.engine.history.kept.openStored();
+    expect(second.engine.history.status()).toMatchObject({ listed: all.rows.length, indexed: all.rows.length, ready: true });
+    expect((await second.engine.history.kept.rows()).rows.length).toBe(all.rows.length);
+    expect(await fresh.history.kept.clearRoot('laptop')).toBe(laptop);
+    const left = await fresh.history.kept.rows();
+    expect(left.rows.length).toBe(all.rows.length - laptop);
+    expect(left.rows.every((r) => r.root === 'projects')).toBe(true);
+  });
+
   it('history usage reads the indexed calls from memory: no store read once indexed, nor after a re-drop', async () => {
     const name = `h-${++db}`;
     const reads: string[][] = [];

@@ -13,7 +13,8 @@ import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
 import { liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
-import { eachStoredBody, HistoryWrites } from './history-writes.ts';
+import { HistoryWrites } from './history-writes.ts';
+import { KeptHistory, readBodies } from './history-stored.ts';
 import { HistoryLedger, type HistoryDigestRow } from './history-ledger.ts';
 import type { Listing } from './types.ts';
 
@@ -56,6 +57,16 @@ export class HistoryService {
   #startedAt = 0;
   #ms = 0;
   #started = false;
+  /** No tree dropped: the stored history read back as the index (history-stored.ts), and one root cleared. */
+  readonly kept = new KeptHistory({
+    db: () => this.#db().then(async (db) => (await this.#writes.settled(), db)),
+    own: () => new Set([...this.#ledger.indexed.keys(), ...this.#sources.map((s) => s.key)]),
+    current: () => this.#current(this.#generation),
+    add: (h) => this.#ledger.add(h.key, { digest: h.digest, calls: h.calls, bytes: h.bytes }),
+    body: (k, calls, search) => this.#body(k, calls, search),
+    indexed: () => [...this.#ledger.indexed.values()].map((x) => x.digest),
+    forget: (keys) => (this.#forget(keys), keys.forEach((k) => this.#onSearch(k, null)))
+  });
 
   #feed: HistoryFeed | null;
   #gate: QueueGate | null;
@@ -79,8 +90,7 @@ export class HistoryService {
         if (x) x.bytes = sizes.get(key) ?? 0;
       }
     });
-    // A change stops the run and writes what it read; the next start() compares the feed's sessions
-    // with these: the same ones (a second load of the same drop) go on from what is indexed.
+    // A change stops the run and writes what it read; the same sessions again go on from there.
     this.#feed?.listing.onChange((change) => {
       this.#stop();
       this.#queue?.dispose();
@@ -122,13 +132,11 @@ export class HistoryService {
     this.#writes.reset();
     this.#ms = 0;
     this.#started = false;
+    this.kept.reset();
   }
 
   /** The usage pass alone, at once (the root starts it when a big drop is listed). */
-  async startUsage(): Promise<void> {
-    const run = await this.#setup();
-    if (run) await this.#price(run);
-  }
+  startUsage = (): Promise<void> => this.#setup().then((run) => (run ? this.#price(run) : undefined));
 
   /** The usage pass, then the index of every session not stored; resolves once all are indexed or failed. */
   async start(): Promise<HistoryStatus> {
@@ -158,10 +166,7 @@ export class HistoryService {
     for (const [key, h] of heads) l.add(key, { digest: h.digest, calls: h.calls, bytes: h.bytes });
     l.bytes = [...heads.values()].reduce((n, h) => n + h.bytes, 0);
     // Stored sessions' search indexes go to history search, their calls to memory, before the rest is read.
-    await eachStoredBody(store, [...heads.keys()], this.#current(generation), (k, b) => {
-      if (b.search) this.#onSearch(k, b.search);
-      if (!l.memory.has(k)) l.memory.set(k, { calls: b.calls });
-    });
+    if (store) await readBodies(store, [...heads.keys()], this.#current(generation), (k, calls, search) => this.#body(k, calls, search));
     // Read already (a stopped run of the same sessions, kept in memory or failed): not read again.
     const todo = this.#sources.filter((s) => !heads.has(s.key) && !l.indexed.has(s.key) && !l.failed.has(s.key));
     // Lanes (workers) only when there is something to read: a re-dropped tree starts none.
@@ -222,13 +227,11 @@ export class HistoryService {
   }
 
   /** Bumped whenever the calls change (history usage prepares them once per revision). */
-  get revision(): number {
-    return this.#ledger.revision;
-  }
+  get revision(): number { return this.#ledger.revision; }
 
   status(): HistoryStatus {
     const l = this.#ledger;
-    const listed = this.#sources.length;
+    const listed = this.#sources.length + this.kept.extra;
     const [indexed, failed] = [l.indexed.size, l.failed.size];
     const ms = this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0);
     return { listed, indexed, failed, calls: l.calls(), bytesStored: l.bytes, ms, ready: listed > 0 && indexed + failed === listed, usageReady: l.usageReady(this.#sources), usageMs: l.usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: l.read, laneMs: Math.round(l.laneMs), notice: this.#writes.notice };
@@ -240,7 +243,7 @@ export class HistoryService {
   /** Sessions that could not be indexed, the files the index holds none of, calls whose usage is not a number. */
   failures = () => this.#ledger.failures(this.#notIndexed);
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
-  calls = (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => this.#ledger.page(this.#sources, from, to, this.#stored);
+  calls = (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => this.#ledger.page(this.#sources.length ? this.#sources.map((s) => s.key) : this.#ledger.order, from, to, this.#stored);
   /** Every session's billed calls (history usage reports run over them). */
   allCalls = (): Promise<BilledCall[]> => this.#ledger.all(this.#stored);
 
@@ -258,10 +261,7 @@ export class HistoryService {
   }
 
   live(changed: LiveSource[], removed: string[] = []): void {
-    for (const key of removed) {
-      this.#ledger.remove(key);
-      this.#sources = this.#sources.filter((s) => s.key !== key);
-    }
+    this.#forget(removed);
     for (const { loaded, listed } of changed) {
       const entry = entryOf(loaded, { key: listed.key, project: listed.project, harness: listed.harness ?? 'claude-code' });
       if (!this.#sources.some((s) => s.key === listed.key)) {
@@ -272,6 +272,16 @@ export class HistoryService {
       this.#ledger.put(listed.key, entry);
     }
     this.#started = true;
+  }
+
+  #body(key: string, calls: BilledCall[], search: unknown): void {
+    if (search) this.#onSearch(key, search);
+    if (!this.#ledger.memory.has(key)) this.#ledger.memory.set(key, { calls });
+  }
+
+  #forget(keys: readonly string[]): void {
+    for (const key of keys) this.#ledger.remove(key);
+    this.#sources = this.#sources.filter((s) => !keys.includes(s.key));
   }
 
   /** What the store holds over every tree indexed in this browser (the start page's line). */

@@ -16,7 +16,7 @@ import { scanInPool } from '../search-pool.ts';
 import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
 
 /** The history search indexes as the search sees them (history-search.ts). */
-type HistoryIndexes = Pick<HistorySearch, 'sources' | 'get'>;
+type HistoryIndexes = Pick<HistorySearch, 'sources' | 'get' | 'keys' | 'size'>;
 
 export class Search {
   #catalog: Listing;
@@ -59,13 +59,15 @@ export class Search {
   async search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void): Promise<SearchOutcome> {
     const signal = this.#newSearch(generation);
     const sessions = this.#sessions;
-    const known = sessions.knownKeys();
+    // History scope: also every session read back from the stored history (no files: its index only).
+    const known = request.history ? this.#historyKeys() : sessions.knownKeys();
     // Built sessions first (their text is ready), then listed ones, parsed on the way; a history
     // query over given keys keeps their order (the field groups them by project, newest first).
-    const given = keys.length ? keys.filter((k) => known.includes(k)) : known;
+    const knownSet = new Set(known);
+    const given = keys.length ? keys.filter((k) => knownSet.has(k)) : known;
     const picked = request.history && keys.length ? given : given.sort((a, b) => Number(!sessions.isBuilt(a)) - Number(!sessions.isBuilt(b)));
     // Listed sessions not built and not in the engine's text cache go to the search workers, side by side.
-    if (picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.startLanes();
+    if (request.history || picked.some((k) => this.#catalog.listed(k) && !sessions.isBuilt(k))) this.startLanes();
     const pool = this.#pool ?? null;
     const lane = (key: string, index?: SessionSearchIndex) => {
       const session = pool && this.#poolSession(key, index);
@@ -75,8 +77,9 @@ export class Search {
     const hooks = { cancelled: () => generation !== this.#searchGeneration, pause: yieldToEvents, onBatch };
     if (!request.history) return runSearch(request, picked.map(scanSource), hooks);
     // History scope: an indexed session not built is decoded from its index, not built (history-search.ts).
+    const loaded = new Set(sessions.knownKeys());
     const fromIndex = (key: string, index: SessionSearchIndex) =>
-      sessions.isBuilt(key) || !this.#catalog.listed(key) ? null : { key, fields: async () => this.#cachedSearch.get(key) ?? this.#cachedSearch.set(key, fieldsOfIndexText(index.text)), scan: lane(key, index) };
+      sessions.isBuilt(key) || (!this.#catalog.listed(key) && loaded.has(key)) ? null : { key, fields: async () => this.#cachedSearch.get(key) ?? this.#cachedSearch.set(key, fieldsOfIndexText(index.text)), scan: lane(key, index) };
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
@@ -85,11 +88,13 @@ export class Search {
   /** A listed session as the pool searches it (from its index when it has one); null when the
    *  pool is not for it (built, or in the engine's own text cache). */
   #poolSession(key: string, index?: SessionSearchIndex) {
-    const listed = this.#catalog.listed(key);
+    const inListing = this.#catalog.listed(key);
+    // A stored session without its files (no tree dropped) is searched from its index alone.
+    const listed = inListing ?? (index ? { key, id: key, project: '', harness: 'claude-code' as const, files: [] } : null);
     if (!listed || this.#sessions.isBuilt(key) || this.#cachedSearch.get(key)) return null;
     // Text decoded from an index is kept under that index (a followed session's new one is another).
-    const cacheKey = `${this.#catalog.generation}:${key}${index ? `#${this.#indexId(index)}` : ''}`;
-    return { cacheKey, key, files: this.#catalog.listedFiles(listed), listed, indexText: index?.text };
+    const cacheKey = `${inListing ? this.#catalog.generation : 'stored'}:${key}${index ? `#${this.#indexId(index)}` : ''}`;
+    return { cacheKey, key, files: inListing ? this.#catalog.listedFiles(inListing) : [], listed, indexText: index?.text };
   }
 
   /** History scope, the field got focus: once the history index has read every listed session, the
@@ -98,15 +103,15 @@ export class Search {
    *  the history is still indexing (its lanes need the memory). A query cancels what has not
    *  started. Resolves when done or cut short, with how many sessions were decoded. */
   async #warmHistory(): Promise<number> {
-    const listed = this.#catalog.sessions();
-    if (!listed.length || !this.#historyReady()) return 0;
+    const keys = this.#historyKeys();
+    if (!keys.length || !this.#historyReady()) return 0;
     this.startLanes();
     const pool = this.#pool;
     if (!pool) return 0;
     const jobs: Promise<unknown>[] = [];
-    for (const s of listed) {
-      const index = this.#history.get(s.key);
-      const session = index && this.#poolSession(s.key, index);
+    for (const key of keys) {
+      const index = this.#history.get(key);
+      const session = index && this.#poolSession(key, index);
       // Kept already, or on its way from a warm-up in flight: nothing to send.
       if (!session || pool.keeps(session.cacheKey) || this.#warming.has(session.cacheKey)) continue;
       this.#warming.add(session.cacheKey);
@@ -118,7 +123,21 @@ export class Search {
   /** Starts the search pool's lanes ahead of a query (their workers load the search code), when
    *  the load lists sessions for them to read: a drop parsed whole is searched here. */
   startLanes(): void {
-    if (this.#pool === undefined && this.#catalog.sessions().length) this.#pool = this.#startPool();
+    if (this.#pool === undefined && (this.#catalog.sessions().length || this.#storedOnly())) this.#pool = this.#startPool();
+  }
+
+  /** Stored sessions that are neither listed nor loaded (the stored history read back): searched from their index in lanes. */
+  #storedOnly(): boolean {
+    if (!this.#history.size) return false;
+    const known = new Set(this.#sessions.knownKeys());
+    return this.#history.keys().some((k) => !known.has(k));
+  }
+
+  /** The history scope's sessions: the loaded or listed ones, then stored ones that are neither. */
+  #historyKeys(): string[] {
+    const known = this.#sessions.knownKeys();
+    const seen = new Set(known);
+    return [...known, ...this.#history.keys().filter((k) => !seen.has(k))];
   }
 
   /** Builds the searchable fields of these sessions ahead of the first keystroke (the field got
