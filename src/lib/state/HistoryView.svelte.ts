@@ -6,14 +6,19 @@
 // session's files (history-folder.ts); else one sentence names the folder to drop, and the next
 // drop lands on the session. Also the start page's summary, "gone" when the browser evicted the
 // store, and the persistent-storage request when the index is first built (history-keep.ts).
-import { browse, historyHash, NO_HISTORY_FILTERS, parseHistoryHash, summarize, type HistoryFilters, type HistoryRow, type HistorySummary } from '../view/history/browse.ts';
+import { historyHash, NO_HISTORY_FILTERS, parseHistoryHash, type HistoryFilters, type HistoryRow, type HistorySummary } from '../view/history/browse.ts';
+
+/** The table's sort, filter and sums load with the rows: the boot carries only the link's rules. */
+const table = () => import('../view/history/history-table.ts');
+type Table = Awaited<ReturnType<typeof table>>;
 import { engineClient } from './engine-client.ts';
-import { askPersist, builtBefore, noteBuilt } from './history-keep.ts';
 import type { DirHandle } from './drop.ts';
 import type { Viewer } from './Viewer.svelte.ts';
 
 /** The kept folder's code loads when a session or a folder asks for it, not with the start page. */
 const folders = () => import('./history-folder.ts');
+/** The persistent-storage note likewise: read when the summary is, asked for when an index is built. */
+const keep = () => import('./history-keep.ts');
 
 /** A session asked for whose files are not at hand: the kept folder's name, or null (a drop). */
 export interface Waiting {
@@ -39,8 +44,9 @@ export class HistoryView {
   gone = $state(false);
   /** Why persistent storage was asked for (once, when the index is first built). */
   persistLine = $state<string | null>(null);
-  readonly visible = $derived(browse(this.rows, this.filters));
-  readonly shown = $derived(summarize(this.visible));
+  #table = $state.raw<Table | null>(null);
+  readonly visible = $derived(this.#table ? this.#table.browse(this.rows, this.filters) : []);
+  readonly shown = $derived(this.#table ? this.#table.summarize(this.visible) : { sessions: 0, projects: 0, roots: [], costUsd: 0, from: null, to: null });
 
   #viewer: Viewer;
   #titles = new Map<string, string>();
@@ -56,10 +62,11 @@ export class HistoryView {
   /** The start page: what the store keeps, or that it is gone. */
   async refreshSummary(): Promise<void> {
     const { api } = await engineClient();
-    const { rows, stale } = await api.historyRows();
+    const [{ rows, stale }, t] = await Promise.all([api.historyRows(), table()]);
+    this.#table = t;
     this.stale = stale;
-    this.summary = rows.length ? summarize(rows) : null;
-    this.gone = !rows.length && builtBefore() > 0;
+    this.summary = rows.length ? t.summarize(rows) : null;
+    this.gone = !rows.length && (await keep()).builtBefore() > 0;
   }
 
   /** Opens the view (from the start page, a link, Back); `how` writes the address. */
@@ -100,6 +107,7 @@ export class HistoryView {
    *  its rows are read (again when the load changed, or `fresh`). */
   async loadRows(fresh = false): Promise<void> {
     const { api } = await engineClient();
+    this.#table ??= await table();
     await api.historyOpenStored();
     const source = this.#viewer.source;
     if (!fresh && this.rows.length && source === this.#rowsOf) return;
@@ -165,21 +173,12 @@ export class HistoryView {
 
   /** "Reopen <folder>": one permission prompt, then only the waiting session's files are read. */
   async reopen(): Promise<void> {
-    const w = this.waiting;
-    const { allowed, keptFolder, sessionFiles } = await folders();
-    const dir = await keptFolder();
-    if (!w || !dir) return;
-    if (!(await allowed(dir))) {
-      this.notice = `Loupe may not read ${dir.name} (permission refused): drop the folder instead.`;
-      return;
+    const out = await (await folders()).reopenWaiting(this.waiting);
+    if (typeof out === 'string') this.notice = out;
+    else if (out) {
+      this.close();
+      await this.#viewer.load({ kind: 'files', files: out });
     }
-    const files = await sessionFiles(dir, w.project, w.key);
-    if (typeof files === 'string') {
-      this.notice = files;
-      return;
-    }
-    this.close();
-    await this.#viewer.load({ kind: 'files', files });
   }
 
   /** A folder was dropped or picked: kept for "Reopen" (Chromium gives a handle). */
@@ -206,6 +205,7 @@ export class HistoryView {
   /** The index is ready: the first time, persistent storage is asked for (with its line). */
   async indexBuilt(sessions: number): Promise<void> {
     if (sessions <= 0) return;
+    const { askPersist, builtBefore, noteBuilt } = await keep();
     if (!builtBefore()) this.persistLine = await askPersist();
     noteBuilt(sessions);
   }
@@ -218,7 +218,7 @@ export class HistoryView {
     this.rows = root === null ? [] : this.rows.filter((r) => r.root !== root);
     if (root !== null && this.filters.root === root) this.setFilters({ root: '' });
     await this.refreshSummary();
-    if (!this.summary) noteBuilt(0);
+    if (!this.summary) (await keep()).noteBuilt(0);
     this.gone = false;
   }
 }

@@ -28,7 +28,6 @@ import { macrotask, stageInSlices } from './stage.ts';
 import { fetchChatIndex } from './chat-index.ts';
 import { warmMarkdown } from './markdown-client.ts';
 import { holdIdleWork, hurryIdleWork, whenIdle } from './idle-work.ts';
-import { classifyAddress } from '../ingest/remote/address.ts';
 
 /** Drops of more files than this hand their File handles over ahead of the load (state/stage.ts). */
 const STAGE_MIN_FILES = 20;
@@ -163,7 +162,8 @@ export class Viewer {
       const cached = source.kind === 'cached' ? await resolveCached(cache, source.key) : null;
       // A folder, bucket, repository or manifest address is listed and read in the worker
       // (worker/remote/); one file's address is fetched here as before.
-      const remote = source.kind === 'url' && !early && classifyAddress(source.url, location.href).kind !== 'file' ? new URL(source.url, location.href).href : null;
+      // The address rules load with an address only: a share link's boot does not carry them.
+      const remote = source.kind === 'url' && !early && (await import('../ingest/remote/address.ts')).classifyAddress(source.url, location.href).kind !== 'file' ? new URL(source.url, location.href).href : null;
       const files = remote ? [] : early ? await early.files : cached ? cached.files : source.kind === 'folder' ? await this.#walk(source, current) : await resolveSource(source, cache, this.#base);
       // A cached session may have a persisted row index: it is keyed by its files' content.
       const contentHash = cached ? await sessionContentHash(cached.meta.files).catch(() => null) : null;

@@ -69,3 +69,12 @@ export async function sessionFiles(dir: DirHandle, project: string, key: string)
     return `The folder ${dir.name} could not be read: drop it again to open this session.`;
   }
 }
+
+/** "Reopen" for a waiting session: its files from the kept folder after one permission prompt, or
+ *  the line to show instead (null: nothing waits, or no folder is kept). */
+export async function reopenWaiting(w: { key: string; project: string } | null): Promise<InputFile[] | string | null> {
+  const dir = await keptFolder();
+  if (!w || !dir) return null;
+  if (!(await allowed(dir))) return `Loupe may not read ${dir.name} (permission refused): drop the folder instead.`;
+  return sessionFiles(dir, w.project, w.key);
+}

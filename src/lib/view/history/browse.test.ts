@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { browse, historyHash, NO_HISTORY_FILTERS, parseHistoryHash, projectLabel, rootOf, rowOf, summarize, type HistoryRow } from './browse.ts';
+import { historyHash, NO_HISTORY_FILTERS, parseHistoryHash, projectLabel, rootOf, rowOf, type HistoryRow } from './browse.ts';
+import { browse, summarize } from './history-table.ts';
 
 const row = (key: string, project: string, endedAt: number | null, costUsd = 1, turns = 2, title = `t ${key}`): HistoryRow =>
 	rowOf({ key, title, project, harness: 'claude-code', startedAt: endedAt === null ? null : endedAt - 10, endedAt, turns, costUsd, unpricedMessages: 0 });

@@ -98,8 +98,8 @@ export class HistoryService {
       this.#writes.flush(this.#current(this.#generation));
       this.#started = false;
       this.#stale = true;
-      // A big drop's listing: its usage pass starts now, beside the newest session's build.
-      if (change === 'listing') queueMicrotask(() => void this.startUsage());
+      // A dropped tree's usage pass starts at its listing; a remote one's waits for the page (network).
+      if (change === 'listing') queueMicrotask(() => this.#fromFeed() ?? (this.#sources[0]?.files()[0]?.blob instanceof Blob && void this.startUsage()));
     });
   }
 
