@@ -603,7 +603,7 @@ async function typedHistoryQuery(browser, url, tree, total) {
   await page.evaluate(() => addEventListener('keydown', (e) => (window.__lastKeyAt = e.timeStamp), { capture: true }));
   const focusedAt = await page.evaluate(() => performance.now());
   await page.locator('input[type=search]').focus();
-  await page.getByLabel('Search scope').selectOption('history');
+  await page.getByLabel('Search scope').selectOption('everything');
   await page.locator('input[type=search]').pressSequentially('parser', { delay: 125 });
   const shownAt = await page.waitForFunction((total) => {
     const text = document.querySelector('[data-search-count]')?.textContent ?? '';
