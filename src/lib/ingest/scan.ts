@@ -508,6 +508,10 @@ export interface ScanOptions {
 	concurrency?: number;
 	/** After the first provisional listing, no file is read for this long (see FIRST_LIST_PAUSE_MS). */
 	firstListPauseMs?: number;
+	/** Scans a file elsewhere from its whole bytes (a big drop's first scan: the history lanes read
+	 *  each transcript once, for its scan and its billed calls; worker/scan-lanes.ts), or null: read
+	 *  its head and tail here. Never asked for a file a known scan or its path answers. */
+	scanOne?: (file: InputFile, path: string) => Promise<FileScan | null>;
 }
 
 /**
@@ -556,6 +560,25 @@ async function headAndTail(blob: Blob, size: number): Promise<[Uint8Array, Uint8
 	return [head, tail];
 }
 
+/** A file's scan from its head and tail, read here. */
+async function scanHere(blob: Blob, path: string, size: number): Promise<FileScan> {
+	if (size <= ((blob as ScanReadHint).scanHead ?? SCAN_HEAD) + ((blob as ScanReadHint).scanTail ?? SCAN_TAIL)) return scanFile(path, await bytesOf(blob, 0, size), new Uint8Array(0), size);
+	const [head, tail] = await headAndTail(blob, size);
+	const s = scanFile(path, head, tail, size);
+	// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
+	const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
+	return doc ? scanFile(path, await bytesOf(blob, 0, size), new Uint8Array(0), size) : s;
+}
+
+/** A file's scan from its whole bytes: what reading its head and tail here gives (scanInputs). */
+export function scanOfBytes(path: string, bytes: Uint8Array): FileScan {
+	const size = bytes.length;
+	if (size <= SCAN_HEAD + SCAN_TAIL) return scanFile(path, bytes, new Uint8Array(0), size);
+	const s = scanFile(path, bytes.subarray(0, SCAN_HEAD), bytes.subarray(size - SCAN_TAIL), size);
+	const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
+	return doc ? scanFile(path, bytes, new Uint8Array(0), size) : s;
+}
+
 /** Reads the head and tail of every input and groups them (see the module comment). */
 export async function scanInputs(
 	files: readonly InputFile[],
@@ -590,14 +613,8 @@ export async function scanInputs(
 					// A third of a real projects tree: full outputs of long tool calls, quoted by the
 					// transcript anyway. Listed as unused by their path alone, never read.
 					scans[at] = { ...scanFile(path, new Uint8Array(0), new Uint8Array(0), 0), kind: 'unknown', bytes: size, reason: 'tool output kept beside its session (tool-results/)' };
-				} else if (size <= ((f.blob as ScanReadHint).scanHead ?? SCAN_HEAD) + ((f.blob as ScanReadHint).scanTail ?? SCAN_TAIL)) {
-					scans[at] = scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size);
 				} else {
-					const [head, tail] = await headAndTail(f.blob, size);
-					const s = scanFile(path, head, tail, size);
-					// A harness JSON document is one value: its head alone does not parse, so a small one is read whole.
-					const doc = s.other !== null && HARNESS_DOC_FORMATS.has(s.other.format) && size <= SCAN_DOC_MAX;
-					scans[at] = doc ? scanFile(path, await bytesOf(f.blob, 0, size), new Uint8Array(0), size) : s;
+					scans[at] = (opts.scanOne && (await opts.scanOne(f, path))) || (await scanHere(f.blob, path, size));
 				}
 			} catch (e) {
 				opts.signal?.throwIfAborted();

@@ -27,6 +27,7 @@ import { Follow } from './services/follow.ts';
 import { Foreground } from './services/foreground.ts';
 import { HistoryService, type HistoryStoreOpener } from './services/history.ts';
 import { startHistoryLanes } from './history-lanes.ts';
+import { startScanLanes } from './scan-lanes.ts';
 import { HistorySearch } from './services/history-search.ts';
 
 export type { RowIndex } from './services/sessions.ts';
@@ -35,7 +36,7 @@ export type { RowIndex } from './services/sessions.ts';
 const CACHED_SEARCH_CHARS = 64_000_000;
 
 export class Engine {
-  #catalog = new Catalog();
+  #catalog = new Catalog({ scanLanes: startScanLanes });
   #foreground = new Foreground();
   #sessions: Sessions;
   #loads: Loads;
@@ -76,7 +77,7 @@ export class Engine {
     return this.#loads.loadPersisted(generation, given, onProgress, onList);
   }
 
-  /** The last load's scan: wall time (ms), files, files whose earlier scan was reused. */
+  /** The last load's scan: wall time (ms), files, files whose earlier scan was reused, transcripts read whole. */
   scanStats() {
     return this.#catalog.scanStats();
   }

@@ -1,10 +1,13 @@
 // A search worker: one lane of the engine's search pool (view/search/pool.ts), started by the
 // engine worker. A thin comlink shell over view/search/lane.ts: it builds the searchable text of
 // the sessions it is handed (their File handles) and keeps some of it for the next query. The
-// history index uses the same worker for its lanes (index: one session's digest and calls).
+// history index uses the same worker for its lanes (index: one session's digest and calls), and
+// a big drop's first scan for its whole-file reads (scanWhole, worker/scan-lanes.ts).
 import * as Comlink from 'comlink';
 import { LaneState, type LaneJob } from '../view/search/lane.ts';
 import { indexSession, serially, type HistoryJob } from '../view/history/lane.ts';
+import { scanWhole } from '../view/history/file-pass.ts';
+import type { InputFile } from '../ingest/types.ts';
 
 let state: LaneState | null = null;
 /** History jobs run one after another (a job sent early waits with its bytes, not half built). */
@@ -34,6 +37,10 @@ const api = {
   /** One session of the history index (view/history/lane.ts): built here, only its entry goes back. */
   index(job: HistoryJob) {
     return indexOne(job);
+  },
+  /** One file of a big drop's first scan, read whole here: its scan and its billed calls (view/history/file-pass.ts). */
+  scanWhole(file: InputFile, path: string) {
+    return scanWhole(file, path);
   },
   /** Ends this worker (a pool or a history pass let it go); no answer comes. */
   close(): void {

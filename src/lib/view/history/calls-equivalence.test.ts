@@ -2,7 +2,8 @@
 // (callsOfFiles: the history's usage pass, the index's lanes, verify:usage) equal the calls of the
 // same session built by the model (billedCalls: a followed session, the session's own panels), on
 // every fixture and corpus folder and on generated trees with resumed copies, rewinds, orphaned
-// subagent folders and subagents whose progress records sit in the main transcript. The paths
+// subagent folders and subagents whose progress records sit in the main transcript; and read file
+// by file, as a big drop's scan reads them (file-pass.ts, merged by mergeFileCalls). The paths
 // themselves (usage pass, index, verify:usage, full load) are compared in worker/engine-calls.test.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { filesUnder } from '../../../../scripts/lib/files.ts';
 import { loadSessions } from '../../ingest/load-files.ts';
 import type { LoadedSession } from '../../ingest/types.ts';
-import { billedCalls, callsOfFiles, onPathIds } from './calls.ts';
+import { billedCalls, callsOfFiles, mergeFileCalls, onPathIds } from './calls.ts';
+import { scanWhole } from './file-pass.ts';
 
 const FIXTURES = resolve(__dirname, '../../../../fixtures');
 const SHARED = resolve(FIXTURES, '../../shared');
@@ -50,6 +52,12 @@ async function compare(dir: string): Promise<number> {
     const model = billedCalls(loaded, where);
     const files = callsOfFiles(texts, where, onPathIds(loaded)).calls;
     expect(files, `${dir}: ${loaded.key}`).toEqual(model);
+    // A big drop's scan reads each file on its own (file-pass.ts), the usage pass merges them: the
+    // same calls (no onPath before the index has built the session), and the same problems.
+    const wholes = await Promise.all(texts.map((t) => scanWhole({ path: t.path, blob: new Blob([]), bytes: t.bytes }, t.path)));
+    const perFile = wholes.map((w) => ('calls' in w && w.calls) || { calls: [], problems: [] });
+    expect(wholes.every((w) => 'calls' in w && w.calls), `${dir}: every Claude Code transcript priced`).toBe(true);
+    expect(mergeFileCalls(perFile, where), `${dir}: ${loaded.key} file by file`).toEqual(callsOfFiles(texts, where));
     calls += model.length;
   }
   return calls;

@@ -175,11 +175,31 @@ export function callsOfFiles(files: readonly { path: string; bytes: Uint8Array }
   return { calls: merged(copies, where, ''), problems };
 }
 
+/** Whether callsOfBytes reads these files' calls: a Claude Code session's transcripts, read. */
+export function callsFromText(files: readonly { path: string; bytes?: Uint8Array }[], where: CallWhere): boolean {
+  return where.harness === 'claude-code' && !files.some((f) => (f.path.endsWith('.json') && !f.path.endsWith('.meta.json')) || (f.path.endsWith('.jsonl') && !f.bytes));
+}
+
 /** A Claude Code session's calls from its files' bytes by callsOfFiles, or null where only its
  *  adapter's build knows them (another harness, a Claude Code on the web export). */
 export function callsOfBytes(files: readonly { path: string; bytes?: Uint8Array }[], where: CallWhere, onPath?: ReadonlySet<string>): ReturnType<typeof callsOfFiles> | null {
-  if (where.harness !== 'claude-code' || files.some((f) => (f.path.endsWith('.json') && !f.path.endsWith('.meta.json')) || (f.path.endsWith('.jsonl') && !f.bytes))) return null;
+  if (!callsFromText(files, where)) return null;
   return callsOfFiles(files.flatMap((f) => (f.path.endsWith('.jsonl') && f.bytes ? [{ path: f.path, bytes: f.bytes }] : [])), where, onPath);
+}
+
+/** A billed call as one copy again (its file's own merge kept it): so calls merged file by file
+ *  merge once more into exactly what merging every copy at once gives (the best copy of an
+ *  identity is the best of its file too; the flags are unions either way). */
+function copyOfCall(c: BilledCall): Copy {
+  const tokens: Tokens = { input: c.input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite5m + c.cacheWrite1h, cacheWrite5m: c.cacheWrite5m, cacheWrite1h: c.cacheWrite1h, webSearches: c.webSearches };
+  return { id: c.id, file: c.file ?? '', line: c.line ?? 0, ms: c.ms, model: c.model, serviceTier: c.serviceTier, tokens, total: totalOf(tokens), onPath: c.onPath, subagent: c.subagent };
+}
+
+/** A session's calls from its files' calls, each read on its own (callsOfFiles of one file, as a
+ *  big drop's scan reads them: view/history/file-pass.ts), in the session's file order: the same
+ *  as callsOfFiles of all its files at once (calls-equivalence.test.ts). */
+export function mergeFileCalls(perFile: readonly { calls: readonly BilledCall[]; problems: readonly { file: string; line: number; reason: string }[] }[], where: CallWhere): { calls: BilledCall[]; problems: { file: string; line: number; reason: string }[] } {
+  return { calls: merged(perFile.flatMap((f) => f.calls.map(copyOfCall)), where, ''), problems: perFile.flatMap((f) => f.problems) };
 }
 
 /** The identities of the calls a built session shows on its paths (main, subagents, sidechains). */

@@ -12,7 +12,7 @@ import { loadListed, type ListedRef } from '../../ingest/listed.ts';
 import type { InputFile } from '../../ingest/types.ts';
 import { entryAndFields, withSearch } from './entry.ts';
 import type { SearchField } from '../search/fields.ts';
-import { callsOfBytes, onPathIds, type CallWhere } from './calls.ts';
+import { callsFromText, callsOfBytes, onPathIds, type CallWhere } from './calls.ts';
 import type { BilledCall, HistoryEntry } from './types.ts';
 
 export interface HistoryJob {
@@ -20,6 +20,9 @@ export interface HistoryJob {
   files: InputFile[];
   /** The usage pass: the session's billed calls only, no entry. */
   usageOnly?: boolean;
+  /** The index: the calls the usage pass read (from the same files' text, by the same rule), so
+   *  only which of them the build shows is added (onPath); absent: read here. */
+  calls?: BilledCall[];
 }
 
 /** A session's calls from the usage pass, with the lines whose usage fields were not numbers. */
@@ -80,7 +83,7 @@ async function readFiles(job: HistoryJob): Promise<InputFile[] | string> {
 }
 
 /** The session's calls read from its files' text (calls.ts callsOfBytes), or null: build it. */
-const fromText = (listed: HistoryJob['listed'], files: InputFile[], onPath?: ReadonlySet<string>): SessionCalls | null => callsOfBytes(files, whereOf(listed), onPath);
+const fromText = (listed: HistoryJob['listed'], files: InputFile[]): SessionCalls | null => callsOfBytes(files, whereOf(listed));
 
 const whereOf = (listed: HistoryJob['listed']): CallWhere => ({ sessionKey: listed.key, project: listed.project, harness: listed.harness });
 
@@ -90,11 +93,15 @@ async function build(job: HistoryJob, files: InputFile[]): Promise<{ entry: Hist
   const loaded = await loadListed(job.listed, files);
   if (!loaded) return 'no session could be built from its files';
   try {
-    const out = entryAndFields(loaded, job.listed);
-    // The calls of every listed file, as the usage pass reads them, and which of them the build shows.
-    const calls = fromText(job.listed, files, onPathIds(loaded));
-    if (calls) out.entry.calls = calls.calls;
-    return out;
+    // The calls of every listed file, as the usage pass reads them, and which of them the build
+    // shows (a call is on a path when any of its copies is: one identity, one answer).
+    const where = whereOf(job.listed);
+    let calls: BilledCall[] | undefined;
+    if (callsFromText(files, where)) {
+      const shown = onPathIds(loaded);
+      calls = job.calls ? job.calls.map((c) => ({ ...c, onPath: shown.has(c.id) })) : callsOfBytes(files, where, shown)!.calls;
+    }
+    return entryAndFields(loaded, job.listed, calls);
   } catch (e) {
     return `its digest failed: ${e instanceof Error ? e.message : String(e)}`;
   }

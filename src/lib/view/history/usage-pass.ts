@@ -3,8 +3,12 @@
 // Claude Code session's transcripts are searched for their usage lines, nothing is built), so
 // history usage is complete in about the time the files take to read; the index then builds each
 // session behind it, and its entry's calls (the same, by calls.ts's one rule) replace these.
+// A big local drop's scan has read most of them already (file-pass.ts): such a session's calls
+// are merged from its files' (fromFiles), and only the rest go to the lanes.
 // This holds the pass's results and its clock; the history service runs it.
 import type { SessionCalls, HistoryResult } from './lane.ts';
+import { mergeFileCalls } from './calls.ts';
+import type { FileCalls } from './file-pass.ts';
 import type { BilledCall, HistoryFailure } from './types.ts';
 
 /** A usage field that was not a number: the line is named, its value counted as 0. */
@@ -59,6 +63,19 @@ export class UsagePass {
     }
     if (!('usage' in r)) return;
     this.#put(key, r.usage);
+  }
+
+  /**
+   * A listed Claude Code session whose every transcript the scan read whole: its calls merged from
+   * theirs (`read`: all of these paths' calls, or null when one is missing), as a lane would read
+   * them (lane.ts callsOfBytes; its conditions). False: a lane must read it.
+   */
+  fromFiles(key: string, listed: { project: string; harness?: string; files: readonly string[] }, read: ((paths: string[]) => FileCalls[] | null) | undefined): boolean {
+    if (!read || listed.harness !== 'claude-code' || listed.files.some((p) => p.endsWith('.json') && !p.endsWith('.meta.json'))) return false;
+    const parts = read(listed.files.filter((p) => p.endsWith('.jsonl')));
+    if (!parts) return false;
+    this.#put(key, mergeFileCalls(parts, { sessionKey: key, project: listed.project, harness: 'claude-code' }));
+    return true;
   }
 
   #put(key: string, usage: SessionCalls): void {

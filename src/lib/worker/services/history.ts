@@ -1,17 +1,18 @@
 // The history service: the background index of the loaded tree. Fed by the catalog's listing or a
 // full load's sessions (HistoryFeed), it reads every session not stored yet on the history lanes
 // (view/history/queue.ts, lane.ts) in two passes: first their billed calls only (the usage pass:
-// history usage is complete early), then each one's whole entry (digest, calls, search index),
+// history usage is complete early; most of a big drop's calls were read by its scan already,
+// view/history/file-pass.ts; a remote tree has none), then each whole entry (digest, calls, search index),
 // kept in IndexedDB (store/history-index.ts) through history-writes.ts. A re-drop reads only
-// sessions whose stored entry misses; an open or a search pauses it (the root's foreground); a
-// followed folder's rebuilt sessions update their entries (live). A failing store leaves the
-// index in memory, its figures marked partial.
+// sessions whose stored entry misses; an open or a search pauses it (the root's foreground);
+// a followed folder's sessions update their entries (live). A failing store: in memory, partial.
 import type { LoadedSession } from '../../ingest/types.ts';
 import type { HistoryStore } from '../../store/history-index.ts';
 import { entryOf } from '../../view/history/entry.ts';
 import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history/queue.ts';
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
+import type { FileCalls } from '../../view/history/file-pass.ts';
 import { liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
 import { HistoryWrites } from './history-writes.ts';
 import { KeptHistory, readBodies } from './history-stored.ts';
@@ -24,22 +25,14 @@ export type { HistoryDigestRow };
 
 /** What the root hands the service: the catalog's listing and the loaded (full load, followed) sessions. */
 export interface HistoryFeed {
-  listing: Pick<Listing, 'sessions' | 'listedFiles' | 'onChange'> & { unused(): FileNotIndexed[] };
+  listing: Pick<Listing, 'sessions' | 'listedFiles' | 'onChange'> & { unused(): FileNotIndexed[]; takeFileCalls?(paths: readonly string[]): FileCalls[] | null };
   loaded(): ReadonlyMap<string, { loaded: LoadedSession }>;
 }
 
 /** One run over the sessions not stored: its two passes, each started once. */
-interface Run {
-  generation: number;
-  todo: HistorySource[];
-  bySource: Map<string, HistorySource>;
-  queue: HistoryQueue | null;
-  stopped: boolean;
-  priced?: Promise<void>;
-  indexed?: Promise<HistoryStatus>;
-}
-
-const jobOf = (s: HistorySource, usageOnly: boolean): QueueItem => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files(), usageOnly }) });
+type Run = { generation: number; todo: HistorySource[]; bySource: Map<string, HistorySource>; queue: HistoryQueue | null; stopped: boolean; priced?: Promise<void>; indexed?: Promise<HistoryStatus> };
+/** A session's job: its calls only (the usage pass), or its entry (given the calls the pass read). */
+const jobOf = (s: HistorySource, usageOnly: boolean, calls?: BilledCall[]): QueueItem => ({ key: s.key, size: s.listed.bytes, job: () => ({ listed: s.listed, files: s.files(), usageOnly, calls }) });
 
 export class HistoryService {
   #openStore: () => Promise<Store | null>;
@@ -70,8 +63,7 @@ export class HistoryService {
 
   #feed: HistoryFeed | null;
   #gate: QueueGate | null;
-  /** The feed changed (a new load, a replaced listing): the sources are taken again at start(). */
-  #stale = true;
+  #stale = true; // the feed changed (a new load, a replaced listing): the sources are taken again at start()
   #onSearch: (key: string, search: unknown) => void; // each session's search index, to history search (history-search.ts)
 
   constructor(opts: { store: () => Promise<Store | null>; lanes?: () => HistoryLane[]; feed?: HistoryFeed; foreground?: QueueGate; onSearch?: (key: string, search: unknown) => void }) {
@@ -99,7 +91,7 @@ export class HistoryService {
       this.#started = false;
       this.#stale = true;
       // A dropped tree's usage pass starts at its listing; a remote one's waits for the page (network).
-      if (change === 'listing') queueMicrotask(() => this.#fromFeed() ?? (this.#sources[0]?.files()[0]?.blob instanceof Blob && void this.startUsage()));
+      if (change === 'listing') queueMicrotask(() => this.#fromFeed() ?? (this.#local() && void this.startUsage()));
     });
   }
 
@@ -142,9 +134,12 @@ export class HistoryService {
   async start(): Promise<HistoryStatus> {
     const run = await this.#setup();
     if (!run) return this.status();
-    await this.#price(run);
+    if (this.#local()) await this.#price(run);
     return (run.indexed ??= this.#index(run));
   }
+
+  /** Local files (a remote tree's reads are requests: its usage comes with its index, read once). */
+  #local = (): boolean => this.#sources[0]?.files()[0]?.blob instanceof Blob;
 
   /** This run's sessions to read, once: the stored ones taken from the store first. */
   #setup(): Promise<Run | null> {
@@ -187,7 +182,12 @@ export class HistoryService {
     return (run.priced ??= (async () => {
       const usage = this.#ledger.usage;
       const took = (i: QueueItem, r: HistoryResult) => !run.stopped && (usage.took(i.key, run.bySource.get(i.key)!.listed.title, r), this.#ledger.revision++);
-      await run.queue?.run(run.todo.filter((s) => !usage.has(s.key)).map((s) => jobOf(s, true)), took);
+      // A session whose files the scan read whole is priced from those reads; the lanes read the rest.
+      const listing = this.#feed?.listing;
+      const read = listing?.takeFileCalls && ((paths: string[]) => listing.takeFileCalls!(paths));
+      const rest = run.todo.filter((s) => !usage.has(s.key) && (run.stopped || !usage.fromFiles(s.key, s.listed, read)));
+      this.#ledger.revision++;
+      await run.queue?.run(rest.map((s) => jobOf(s, true)), took);
       if (!run.stopped) usage.finish(performance.now());
     })());
   }
@@ -195,7 +195,7 @@ export class HistoryService {
   /** The index: every unread session's whole entry. */
   async #index(run: Run): Promise<HistoryStatus> {
     const { generation, queue } = run;
-    if (!run.stopped) await queue?.run(run.todo.map((s) => jobOf(s, false)), (i, r) => this.#took(generation, run.bySource.get(i.key)!, r));
+    if (!run.stopped) await queue?.run(run.todo.map((s) => jobOf(s, false, this.#ledger.usage.calls(s.key))), (i, r) => this.#took(generation, run.bySource.get(i.key)!, r));
     // Done (or cancelled): the lanes' workers go, so their heaps do not stay beside a search's.
     if (queue && generation === this.#generation && this.#queue === queue) {
       queue.dispose();
