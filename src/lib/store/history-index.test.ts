@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyId, openHistoryStore, storedSize } from './history-index.ts';
 
@@ -49,35 +48,6 @@ describe('history index store', () => {
     await s.clear();
     expect(await s.stats()).toEqual({ sessions: 0, bytes: 0 });
     expect((await s.heads(new Map([['b', 'sb']]))).size).toBe(0);
-  });
-
-  it('reads the calls without the search indexes, and the calls of an entry a version-1 store kept in its body', async () => {
-    const name = fresh();
-    // A store as version 1 wrote it: heads and bodies, the calls inside the body.
-    const v1 = await openDB(name, 1, { upgrade: (d) => (d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs'), d.createObjectStore('bodies', { keyPath: 'id' })) });
-    const old = entry('old', 1000);
-    await v1.put('heads', { id: historyId('old'), key: 'old', sig: 's', lastMs: 1000, bytes: 10, savedAt: 1, digest: old.digest, calls: 3 });
-    await v1.put('bodies', { id: historyId('old'), calls: old.calls, search: { v: 'old index' } });
-    v1.close();
-    const s = await openHistoryStore<ReturnType<typeof entry>['digest'], ReturnType<typeof entry>['calls'][number]>({ dbName: name });
-    if (!s) throw new Error('no store');
-    await s.put([{ entry: { ...entry('new', 2000), search: { v: 'new index' } }, sig: 's', lastMs: 2000 }]);
-    const calls = await s.calls(['old', 'new', 'none']);
-    expect(calls.get('old')?.map((c) => c.id)).toEqual(['old:0', 'old:1', 'old:2']);
-    expect(calls.get('new')?.map((c) => c.id)).toEqual(['new:0', 'new:1', 'new:2']);
-    expect(calls.has('none')).toBe(false);
-    expect(await s.searches(['old', 'new', 'none'])).toEqual(new Map<string, unknown>([['old', { v: 'old index' }], ['new', { v: 'new index' }]]));
-    // The new entry's body holds its search index only; its calls are in their own store.
-    const raw = await openDB(name, 2);
-    expect(await raw.get('bodies', historyId('new'))).toEqual({ id: historyId('new'), search: { v: 'new index' } });
-    expect((await raw.get('calls', historyId('new')))?.calls).toHaveLength(3);
-    raw.close();
-    const bodies = await s.bodies(['old', 'new']);
-    expect(bodies.get('old')).toEqual({ calls: old.calls, search: { v: 'old index' } });
-    expect(bodies.get('new')?.search).toEqual({ v: 'new index' });
-    await s.remove(['new']);
-    expect((await s.calls(['new'])).size).toBe(0);
-    s.close();
   });
 
   it('keys entries by the caller’s format: another format finds none of them, so they are read again', async () => {

@@ -3,10 +3,8 @@
 // MODEL_VERSION + HISTORY_FORMAT + the caller's `format` (what its bodies hold is versioned by
 // the caller: the search index's text), so a re-dropped tree finds every unchanged session and reads
 // only the changed ones. A head (digest, counts, the files' signature, bytes) is kept apart from
-// the billed calls and from the body (the search index): a re-drop reads the small heads only;
-// the history's dashboard reads the calls (a few MB) without the search indexes (~15 % of the
-// tree), which history search reads when asked. (Version 1 kept the calls in the body; its
-// entries still read.) Bounded: its bytes are counted (JSON size of what is stored), capped at
+// the body (billed calls, search index): a re-drop reads the small heads only; reports read the
+// bodies when asked. Bounded: its bytes are counted (JSON size of what is stored), capped at
 // maxBytes, and under quota pressure the oldest history (by the session's last activity) goes
 // first. A write that still fails reports it (`quota`), and the caller keeps the rest in memory.
 // Like the other stores it never throws: a blocked database opens as null.
@@ -46,25 +44,16 @@ export interface HistoryHead<D> {
   calls: number;
 }
 
-/** The search index (and, in entries version 1 wrote, the calls). */
 interface Body<C> {
   id: string;
-  calls?: C[];
-  search?: unknown;
-}
-
-interface Calls<C> {
-  id: string;
   calls: C[];
+  search?: unknown;
 }
 
 interface Schema<D, C> extends DBSchema {
   heads: { key: string; value: HistoryHead<D>; indexes: { lastMs: number } };
   bodies: { key: string; value: Body<C> };
-  calls: { key: string; value: Calls<C> };
 }
-
-const STORES = ['heads', 'bodies', 'calls'] as const;
 
 export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<string, number> } | { ok: false; quota: boolean; message: string; evicted: number };
 
@@ -73,10 +62,6 @@ export interface HistoryStore<D = unknown, C = unknown> {
   heads(wanted: ReadonlyMap<string, string>): Promise<Map<string, HistoryHead<D>>>;
   /** The billed calls and search index of these keys (absent: not stored). */
   bodies(keys: readonly string[]): Promise<Map<string, { calls: C[]; search?: unknown }>>;
-  /** The billed calls alone of these keys (absent: not stored). */
-  calls(keys: readonly string[]): Promise<Map<string, C[]>>;
-  /** The search indexes alone of these keys (absent: none stored). */
-  searches(keys: readonly string[]): Promise<Map<string, unknown>>;
   /** Stores entries (one transaction); over the cap or on a full disk the oldest history (by
    *  `lastMs`, the session's last activity) is evicted first. */
   put(entries: readonly { entry: StoredEntry<D, C>; sig: string; lastMs: number }[]): Promise<PutOutcome>;
@@ -133,13 +118,10 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
   let db: IDBPDatabase<Schema<D, C>>;
   try {
     if (typeof indexedDB === 'undefined') return null;
-    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 2, {
-      upgrade(d, from) {
-        if (from < 1) {
-          d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
-          d.createObjectStore('bodies', { keyPath: 'id' });
-        }
-        if (from < 2) d.createObjectStore('calls', { keyPath: 'id' });
+    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 1, {
+      upgrade(d) {
+        d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
+        d.createObjectStore('bodies', { keyPath: 'id' });
       }
     });
   } catch {
@@ -181,55 +163,25 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     return gone.length;
   };
   const removeIds = async (ids: readonly string[]) => {
-    const tx = db.transaction(STORES, 'readwrite');
-    for (const id of ids) for (const name of STORES) void tx.objectStore(name).delete(id);
+    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+    for (const id of ids) {
+      void tx.objectStore('heads').delete(id);
+      void tx.objectStore('bodies').delete(id);
+    }
     await tx.done;
     const m = await known();
     for (const id of ids) m.delete(id);
   };
-  const write = async (rows: { head: HistoryHead<D>; body: Body<C>; calls: Calls<C> }[]) => {
-    const tx = db.transaction(STORES, 'readwrite');
+  const write = async (rows: { head: HistoryHead<D>; body: Body<C> }[]) => {
+    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
     for (const r of rows) {
       void tx.objectStore('heads').put(r.head).catch(() => undefined);
       void tx.objectStore('bodies').put(r.body).catch(() => undefined);
-      void tx.objectStore('calls').put(r.calls).catch(() => undefined);
     }
     await tx.done;
     const m = await known();
     for (const r of rows) m.set(r.head.id, { bytes: r.head.bytes, lastMs: r.head.lastMs });
   };
-
-  /** The calls of these keys (bodies of entries version 1 wrote hold them). */
-  async function readCalls(keys: readonly string[]): Promise<Map<string, C[]>> {
-    const out = new Map<string, C[]>();
-    try {
-      const tx = db.transaction(['calls', 'bodies']);
-      const got = await Promise.all(keys.map((key) => tx.objectStore('calls').get(idOf(key))));
-      // An entry version 1 wrote keeps its calls in its body.
-      const old = await Promise.all(keys.map((key, i) => (got[i] ? undefined : tx.objectStore('bodies').get(idOf(key)))));
-      keys.forEach((key, i) => {
-        const calls = got[i]?.calls ?? old[i]?.calls;
-        if (calls) out.set(key, calls);
-      });
-    } catch {
-      // missing calls read as not stored
-    }
-    return out;
-  }
-
-  async function readSearches(keys: readonly string[]): Promise<Map<string, unknown>> {
-    const out = new Map<string, unknown>();
-    try {
-      const tx = db.transaction('bodies');
-      const got = await Promise.all(keys.map((key) => tx.store.get(idOf(key))));
-      got.forEach((b, i) => {
-        if (b?.search !== undefined) out.set(keys[i], b.search);
-      });
-    } catch {
-      // missing bodies read as not stored
-    }
-    return out;
-  }
 
   return {
     async heads(wanted) {
@@ -245,22 +197,25 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     },
     async bodies(keys) {
       const out = new Map<string, { calls: C[]; search?: unknown }>();
-      const calls = await readCalls(keys);
-      for (const [key, search] of await readSearches(keys)) out.set(key, { calls: calls.get(key) ?? [], search });
-      for (const [key, c] of calls) if (!out.has(key)) out.set(key, { calls: c });
+      try {
+        const tx = db.transaction('bodies');
+        const got = await Promise.all(keys.map((key) => tx.store.get(idOf(key))));
+        got.forEach((b, i) => {
+          if (b) out.set(keys[i], { calls: b.calls, search: b.search });
+        });
+      } catch {
+        // missing bodies read as not stored
+      }
       return out;
     },
-    calls: readCalls,
-    searches: readSearches,
     async put(entries) {
       const savedAt = now();
       const rows = entries.map(({ entry, sig, lastMs }) => {
         const id = idOf(entry.key);
-        const body: Body<C> = entry.search === undefined ? { id } : { id, search: entry.search };
-        const calls: Calls<C> = { id, calls: entry.calls };
+        const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
         const head: HistoryHead<D> = { id, key: entry.key, sig, lastMs, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
-        head.bytes = sizeOf(head) + sizeOf(body) + sizeOf(calls);
-        return { head, body, calls };
+        head.bytes = sizeOf(head) + sizeOf(body);
+        return { head, body };
       });
       const need = rows.reduce((n, r) => n + r.head.bytes, 0);
       const keep = new Set(rows.map((r) => r.head.id));
@@ -320,8 +275,9 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     },
     async clear() {
       try {
-        const tx = db.transaction(STORES, 'readwrite');
-        for (const name of STORES) void tx.objectStore(name).clear();
+        const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+        void tx.objectStore('heads').clear();
+        void tx.objectStore('bodies').clear();
         await tx.done;
       } catch {
         // nothing more to do

@@ -132,10 +132,7 @@ export class Engine {
 
   // ── search ───────────────────────────────────────────────────────────────
   search(generation: number, request: SearchRequest, keys: string[], onBatch?: (b: SearchBatch) => void) {
-    // The stored history's search indexes may still be coming in (history-stored.ts): a query waits for them.
-    const loading = this.history.kept.searchLoaded();
-    const run = () => this.#search.search(generation, request, keys, onBatch);
-    return this.#foreground.run(() => (loading ? loading.then(run) : run()));
+    return this.#foreground.run(() => this.#search.search(generation, request, keys, onBatch));
   }
 
   prepareSearch(keys: string[], history = false) {

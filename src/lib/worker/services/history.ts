@@ -274,9 +274,9 @@ export class HistoryService {
     this.#started = true;
   }
 
-  #body(key: string, calls: BilledCall[] | null, search: unknown): void {
+  #body(key: string, calls: BilledCall[], search: unknown): void {
     if (search) this.#onSearch(key, search);
-    if (calls && !this.#ledger.memory.has(key)) this.#ledger.memory.set(key, { calls });
+    if (!this.#ledger.memory.has(key)) this.#ledger.memory.set(key, { calls });
   }
 
   #forget(keys: readonly string[]): void {
