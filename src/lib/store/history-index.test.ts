@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyId, openHistoryStore, storedSize } from './history-index.ts';
 
@@ -48,6 +49,32 @@ describe('history index store', () => {
     await s.clear();
     expect(await s.stats()).toEqual({ sessions: 0, bytes: 0 });
     expect((await s.heads(new Map([['b', 'sb']]))).size).toBe(0);
+  });
+
+  it('keeps a search index\'s text apart: bodies come without it, texts() reads it; a version-1 body keeps its own', async () => {
+    const name = fresh();
+    // A store as version 1 wrote it: the search index whole, inside the body.
+    const v1 = await openDB(name, 1, { upgrade: (d) => (d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs'), d.createObjectStore('bodies', { keyPath: 'id' })) });
+    const old = entry('old', 1000);
+    await v1.put('heads', { id: historyId('old'), key: 'old', sig: 's', lastMs: 1000, bytes: 10, savedAt: 1, digest: old.digest, calls: 3 });
+    await v1.put('bodies', { id: historyId('old'), calls: old.calls, search: { v: 1, text: new Uint8Array([9, 9]) } });
+    v1.close();
+    const s = await openHistoryStore<ReturnType<typeof entry>['digest'], ReturnType<typeof entry>['calls'][number]>({ dbName: name });
+    if (!s) throw new Error('no store');
+    const text = new Uint8Array(5000).fill(7);
+    const put = await s.put([{ entry: { ...entry('new', 2000), search: { v: 1, filter: 'f', text } }, sig: 's', lastMs: 2000 }]);
+    const bodies = await s.bodies(['old', 'new']);
+    expect(bodies.get('new')?.search).toEqual({ v: 1, filter: 'f', text: null, textBytes: 5000 });
+    expect(bodies.get('new')?.calls).toHaveLength(3);
+    expect(bodies.get('old')?.search).toEqual({ v: 1, text: new Uint8Array([9, 9]) });
+    const texts = await s.texts(['new', 'old', 'none']);
+    expect([...texts.keys()]).toEqual(['new']);
+    expect(texts.get('new')).toEqual(text);
+    // The text counts in the entry's bytes, and goes with it.
+    expect(put.ok && put.bytes).toBeGreaterThan(5000);
+    await s.remove(['new']);
+    expect((await s.texts(['new'])).size).toBe(0);
+    s.close();
   });
 
   it('keys entries by the caller’s format: another format finds none of them, so they are read again', async () => {

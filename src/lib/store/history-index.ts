@@ -4,7 +4,10 @@
 // the caller: the search index's text), so a re-dropped tree finds every unchanged session and reads
 // only the changed ones. A head (digest, counts, the files' signature, bytes) is kept apart from
 // the body (billed calls, search index): a re-drop reads the small heads only; reports read the
-// bodies when asked. Bounded: its bytes are counted (JSON size of what is stored), capped at
+// bodies when asked. A search index's text, its bulk (~90 % of what is stored), is kept apart
+// again ('texts', version 2): the stored history is read back without it, and a query reads the
+// text of the sessions its filter does not rule out (texts). Version 1's bodies hold their text
+// inline and still read. Bounded: its bytes are counted (JSON size of what is stored), capped at
 // maxBytes, and under quota pressure the oldest history (by the session's last activity) goes
 // first. A write that still fails reports it (`quota`), and the caller keeps the rest in memory.
 // Like the other stores it never throws: a blocked database opens as null.
@@ -53,6 +56,17 @@ interface Body<C> {
 interface Schema<D, C> extends DBSchema {
   heads: { key: string; value: HistoryHead<D>; indexes: { lastMs: number } };
   bodies: { key: string; value: Body<C> };
+  texts: { key: string; value: { id: string; text: Uint8Array } };
+}
+
+const STORES = ['heads', 'bodies', 'texts'] as const;
+
+/** A search index whose `text` (bytes) is kept in 'texts': the body holds the rest and the text's
+ *  size (`textBytes`), its text null. Anything else is stored as it is. */
+function splitText(search: unknown): { rest: unknown; text: Uint8Array | null } {
+  const text = (search as { text?: unknown } | null)?.text;
+  if (!(text instanceof Uint8Array)) return { rest: search, text: null };
+  return { rest: { ...(search as object), text: null, textBytes: text.byteLength }, text };
 }
 
 export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<string, number> } | { ok: false; quota: boolean; message: string; evicted: number };
@@ -60,8 +74,11 @@ export type PutOutcome = { ok: true; evicted: number; bytes: number; sizes: Map<
 export interface HistoryStore<D = unknown, C = unknown> {
   /** Stored heads of these listed keys whose signature matches (a changed file misses). */
   heads(wanted: ReadonlyMap<string, string>): Promise<Map<string, HistoryHead<D>>>;
-  /** The billed calls and search index of these keys (absent: not stored). */
+  /** The billed calls and search index of these keys (absent: not stored); a search index's text
+   *  is not in it (null, its size in `textBytes`) unless version 1 wrote it. */
   bodies(keys: readonly string[]): Promise<Map<string, { calls: C[]; search?: unknown }>>;
+  /** The search index texts of these keys (absent: none stored). */
+  texts(keys: readonly string[]): Promise<Map<string, Uint8Array>>;
   /** Stores entries (one transaction); over the cap or on a full disk the oldest history (by
    *  `lastMs`, the session's last activity) is evicted first. */
   put(entries: readonly { entry: StoredEntry<D, C>; sig: string; lastMs: number }[]): Promise<PutOutcome>;
@@ -118,10 +135,13 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
   let db: IDBPDatabase<Schema<D, C>>;
   try {
     if (typeof indexedDB === 'undefined') return null;
-    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 1, {
-      upgrade(d) {
-        d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
-        d.createObjectStore('bodies', { keyPath: 'id' });
+    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 2, {
+      upgrade(d, from) {
+        if (from < 1) {
+          d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
+          d.createObjectStore('bodies', { keyPath: 'id' });
+        }
+        if (from < 2) d.createObjectStore('texts', { keyPath: 'id' });
       }
     });
   } catch {
@@ -163,20 +183,19 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     return gone.length;
   };
   const removeIds = async (ids: readonly string[]) => {
-    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
-    for (const id of ids) {
-      void tx.objectStore('heads').delete(id);
-      void tx.objectStore('bodies').delete(id);
-    }
+    const tx = db.transaction(STORES, 'readwrite');
+    for (const id of ids) for (const name of STORES) void tx.objectStore(name).delete(id);
     await tx.done;
     const m = await known();
     for (const id of ids) m.delete(id);
   };
-  const write = async (rows: { head: HistoryHead<D>; body: Body<C> }[]) => {
-    const tx = db.transaction(['heads', 'bodies'], 'readwrite');
+  const write = async (rows: { head: HistoryHead<D>; body: Body<C>; text: Uint8Array | null }[]) => {
+    const tx = db.transaction(STORES, 'readwrite');
     for (const r of rows) {
       void tx.objectStore('heads').put(r.head).catch(() => undefined);
       void tx.objectStore('bodies').put(r.body).catch(() => undefined);
+      if (r.text) void tx.objectStore('texts').put({ id: r.head.id, text: r.text }).catch(() => undefined);
+      else void tx.objectStore('texts').delete(r.head.id).catch(() => undefined);
     }
     await tx.done;
     const m = await known();
@@ -208,14 +227,28 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
       }
       return out;
     },
+    async texts(keys) {
+      const out = new Map<string, Uint8Array>();
+      try {
+        const tx = db.transaction('texts');
+        const got = await Promise.all(keys.map((key) => tx.store.get(idOf(key))));
+        got.forEach((t, i) => {
+          if (t) out.set(keys[i], t.text);
+        });
+      } catch {
+        // a text that cannot be read is not stored: its session is searched as unindexed
+      }
+      return out;
+    },
     async put(entries) {
       const savedAt = now();
       const rows = entries.map(({ entry, sig, lastMs }) => {
         const id = idOf(entry.key);
-        const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: entry.search };
+        const { rest, text } = splitText(entry.search);
+        const body: Body<C> = entry.search === undefined ? { id, calls: entry.calls } : { id, calls: entry.calls, search: rest };
         const head: HistoryHead<D> = { id, key: entry.key, sig, lastMs, bytes: 0, savedAt, digest: entry.digest, calls: entry.calls.length };
-        head.bytes = sizeOf(head) + sizeOf(body);
-        return { head, body };
+        head.bytes = sizeOf(head) + sizeOf(body) + (text?.byteLength ?? 0);
+        return { head, body, text };
       });
       const need = rows.reduce((n, r) => n + r.head.bytes, 0);
       const keep = new Set(rows.map((r) => r.head.id));
@@ -275,9 +308,8 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     },
     async clear() {
       try {
-        const tx = db.transaction(['heads', 'bodies'], 'readwrite');
-        void tx.objectStore('heads').clear();
-        void tx.objectStore('bodies').clear();
+        const tx = db.transaction(STORES, 'readwrite');
+        for (const name of STORES) void tx.objectStore(name).clear();
         await tx.done;
       } catch {
         // nothing more to do

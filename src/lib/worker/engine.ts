@@ -54,7 +54,7 @@ export class Engine {
     const catalog = this.#catalog;
     this.#sessions = new Sessions(catalog, { builtBudget: opts.builtBudget, rowIndex: opts.rowIndex });
     this.#loads = new Loads(catalog, this.#sessions);
-    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog)), historyReady: () => this.history.status().ready });
+    this.#search = new Search(catalog, this.#sessions, { cachedChars: CACHED_SEARCH_CHARS, startPool: opts.searchPool ?? (() => startSearchPool(CACHED_SEARCH_CHARS)), history: (this.historySearch = new HistorySearch(catalog, (keys) => this.history.kept.texts(keys))), historyReady: () => this.history.status().ready });
     this.#usage = new Usage(this.#sessions);
     this.#exports = new Exports(this.#sessions);
     this.#follow = new Follow(catalog, this.#sessions);

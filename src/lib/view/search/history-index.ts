@@ -30,6 +30,10 @@ export interface SessionSearchIndex {
 	chars: number;
 }
 
+/** An index as the stored history reads it back: its text is kept apart (store/history-index.ts)
+ *  and read when a query's filter keeps the session (null until then; its size in textBytes). */
+export type StoredSearchIndex = Omit<SessionSearchIndex, 'text'> & { text: Uint8Array | null; textBytes?: number };
+
 /** 2: `text` in history-text.ts's format (1 was the fields' JSON). 3: filter probes reduced by
  *  multiply and shift (2 took them modulo m). 4: the text compressed by lz.ts (3 deflated it). */
 export const SEARCH_INDEX_VERSION = 5;
@@ -296,12 +300,12 @@ export function fieldsOfIndexText(text: Uint8Array): SearchField[] {
 }
 
 /** Bytes an index takes when stored (what the history budget counts). */
-export function indexBytes(index: SessionSearchIndex): number {
-	return index.filter.bits.byteLength + index.text.byteLength + 32;
+export function indexBytes(index: SessionSearchIndex | StoredSearchIndex): number {
+	return index.filter.bits.byteLength + (index.text?.byteLength ?? (index as StoredSearchIndex).textBytes ?? 0) + 32;
 }
 
 /** Whether a stored value is an index this version reads. */
-export function isSearchIndex(v: unknown): v is SessionSearchIndex {
-	const x = v as SessionSearchIndex | null;
-	return !!x && x.v === SEARCH_INDEX_VERSION && x.text instanceof Uint8Array && x.filter?.bits instanceof Uint32Array;
+export function isSearchIndex(v: unknown): v is StoredSearchIndex {
+	const x = v as StoredSearchIndex | null;
+	return !!x && x.v === SEARCH_INDEX_VERSION && (x.text instanceof Uint8Array || (x.text === null && typeof x.textBytes === 'number')) && x.filter?.bits instanceof Uint32Array;
 }

@@ -5,9 +5,11 @@
 // pass as its digest (view/history/entry.ts), and hands it over through put(), also for entries
 // read back from its store; a replaced listing drops them all.
 // An indexed session answers from its index (ruled out by its filter, or decoded in a lane instead
-// of built); the rest are searched as the scan searches them, so the answer is the scan's.
+// of built); the rest are searched as the scan searches them, so the answer is the scan's. An index
+// read back from the store comes without its text (store/history-index.ts keeps it apart): a query
+// reads the texts of the sessions its filter keeps first (withTexts), so a rare string reads a few.
 import type { ScannedSession } from '../../ingest/scan.ts';
-import { indexBytes, isSearchIndex, type SessionSearchIndex } from '../../view/search/history-index.ts';
+import { filterHas, indexBytes, isSearchIndex, type SessionSearchIndex, type StoredSearchIndex } from '../../view/search/history-index.ts';
 import { historySources, planQuery } from '../../view/search/history-query.ts';
 import type { HistoryRunInfo, SearchRequest, SearchSource } from '../../view/search/run.ts';
 import type { Listing } from './types.ts';
@@ -23,12 +25,18 @@ export interface HistorySearchStatus {
 	chars: number;
 }
 
+/** Stored texts read at once by withTexts (one transaction each). */
+const TEXT_CHUNK = 64;
+
 export class HistorySearch {
 	#catalog: Listing;
-	#indexes = new Map<string, SessionSearchIndex>();
+	#indexes = new Map<string, StoredSearchIndex>();
+	#texts: (keys: string[]) => Promise<Map<string, Uint8Array>>;
 
-	constructor(catalog: Listing) {
+	/** `texts`: the stored texts of these sessions' indexes (the history's store). */
+	constructor(catalog: Listing, texts: (keys: string[]) => Promise<Map<string, Uint8Array>> = async () => new Map()) {
 		this.#catalog = catalog;
+		this.#texts = texts;
 		// A replaced listing takes its sessions' indexes with it (a re-drop builds them again).
 		catalog.onChange((change) => {
 			if (change === 'listing') this.#indexes.clear();
@@ -51,8 +59,32 @@ export class HistorySearch {
 		return this.#indexes.size;
 	}
 
+	/** A session's index with its text (undefined: none, or its text not read yet: withTexts). */
 	get(key: string): SessionSearchIndex | undefined {
-		return this.#indexes.get(key);
+		const index = this.#indexes.get(key);
+		return index?.text ? (index as SessionSearchIndex) : undefined;
+	}
+
+	/** Reads the stored texts of the indexes among `keys` that a query over `query` cannot rule out
+	 *  (all of them without a query), a chunk at a time, while `current()` holds. An index whose
+	 *  text is gone is forgotten: its session is searched as one without an index. */
+	async withTexts(keys: readonly string[], query: { query: string; options?: SearchRequest['options'] } | null, current: () => boolean = () => true): Promise<void> {
+		const grams = query ? planQuery(query.query, query.options).grams : [];
+		const missing = keys.filter((k) => {
+			const index = this.#indexes.get(k);
+			return index && !index.text && (!grams.length || filterHas(index.filter, grams));
+		});
+		for (let i = 0; i < missing.length && current(); i += TEXT_CHUNK) {
+			const chunk = missing.slice(i, i + TEXT_CHUNK);
+			const texts = await this.#texts(chunk);
+			for (const k of chunk) {
+				const index = this.#indexes.get(k);
+				if (!index || index.text) continue;
+				const text = texts.get(k);
+				if (text) index.text = text;
+				else this.#indexes.delete(k);
+			}
+		}
 	}
 
 	status(): HistorySearchStatus {
@@ -89,7 +121,9 @@ export class HistorySearch {
 			plan,
 			keys.map((key) => {
 				const index = this.#indexes.get(key);
-				return { key, filter: index?.filter ?? null, source: (index && fromIndex(key, index)) || scanSource(key) };
+				// A text not read (withTexts: its filter rules the session out) is never searched.
+				const withText = index?.text ? (index as SessionSearchIndex) : null;
+				return { key, filter: index?.filter ?? null, source: (withText && fromIndex(key, withText)) || scanSource(key) };
 			})
 		);
 	}

@@ -72,6 +72,12 @@ export class KeptHistory {
     }));
   }
 
+  /** The stored search index texts of these sessions (history search reads them per query). */
+  async texts(keys: string[]): Promise<Map<string, Uint8Array>> {
+    const store = await this.#port.db();
+    return store ? store.texts(keys) : new Map();
+  }
+
   /** The history view's rows: what is indexed now, else what the store keeps (the start page). */
   async rows(): Promise<{ rows: HistoryRow[]; stale: number }> {
     const indexed = this.#port.indexed();

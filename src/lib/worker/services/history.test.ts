@@ -153,6 +153,29 @@ describe('history service', () => {
     expect(left.rows.every((r) => r.root === 'projects')).toBe(true);
   });
 
+  it('the stored history is read back without its search texts: a rare string reads the few its filters keep, and answers as before', async () => {
+    const name = `h-${++db}`;
+    const { engine: e, out } = await loaded(name, files);
+    await e.history.start();
+    // A run of words from one session's first prompt.
+    const texts = await Promise.all(files.filter((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/')).map((f) => f.blob.text()));
+    const rare = texts.map((t) => /[a-z ]{60,}/.exec(/"role":"user","content":"([^"]+)"/.exec(t)?.[1] ?? '')?.[0]).find(Boolean)!.slice(5, 45).trim();
+    const wanted = [{ query: rare, history: true, ids: true }, { query: 'the', history: true, ids: true }];
+    const before = await Promise.all(wanted.map((q, i) => e.search(10 + i, q, [])));
+    const read: string[] = [];
+    const counted = () => openHistoryStore<SessionDigest, BilledCall>({ dbName: name }).then((s) => s && { ...s, texts: (keys: readonly string[]) => (read.push(...keys), s.texts(keys)) });
+    const page = new Engine({ searchPool: () => null, historyStore: counted, historyLanes: () => [new CountingLane()] });
+    await page.history.kept.openStored();
+    expect(read).toEqual([]);
+    const once = await page.search(1, wanted[0], []);
+    expect(once.ok && before[0].ok && [once.total, once.ids?.map((x) => x.sessionKey)]).toEqual(before[0].ok && [before[0].total, before[0].ids?.map((x) => x.sessionKey)]);
+    expect(once.ok && once.total).toBeGreaterThan(0);
+    expect(read.length).toBeLessThanOrEqual(3);
+    const broad = await page.search(2, wanted[1], []);
+    expect(broad.ok && before[1].ok && broad.total).toBe(before[1].ok && before[1].total);
+    expect(new Set(read).size).toBeGreaterThan(out.list.length / 2);
+  });
+
   it('history usage reads the indexed calls from memory: no store read once indexed, nor after a re-drop', async () => {
     const name = `h-${++db}`;
     const reads: string[][] = [];

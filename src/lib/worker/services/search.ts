@@ -16,7 +16,7 @@ import { scanInPool } from '../search-pool.ts';
 import { yieldToEvents, type Listing, type SearchData, type SessionSource } from './types.ts';
 
 /** The history search indexes as the search sees them (history-search.ts). */
-type HistoryIndexes = Pick<HistorySearch, 'sources' | 'get' | 'keys' | 'size'>;
+type HistoryIndexes = Pick<HistorySearch, 'sources' | 'get' | 'keys' | 'size' | 'withTexts'>;
 
 export class Search {
   #catalog: Listing;
@@ -80,6 +80,8 @@ export class Search {
     const loaded = new Set(sessions.knownKeys());
     const fromIndex = (key: string, index: SessionSearchIndex) =>
       sessions.isBuilt(key) || (!this.#catalog.listed(key) && loaded.has(key)) ? null : { key, fields: async () => this.#cachedSearch.get(key) ?? this.#cachedSearch.set(key, fieldsOfIndexText(index.text)), scan: lane(key, index) };
+    // A stored index's text is read when its filter keeps the session (a rare string: a few).
+    await this.#history.withTexts(picked, request, () => generation === this.#searchGeneration);
     const { sources, info } = this.#history.sources(request, picked, scanSource, fromIndex);
     const out = await runSearch(request, sources, hooks);
     return out.ok ? { ...out, history: info } : out;
@@ -108,6 +110,10 @@ export class Search {
     this.startLanes();
     const pool = this.#pool;
     if (!pool) return 0;
+    // Every stored text first (a query then waits for none); a query that starts meanwhile reads its own.
+    const generation = this.#searchGeneration;
+    await this.#history.withTexts(keys, null, () => generation === this.#searchGeneration);
+    if (generation !== this.#searchGeneration) return 0;
     const jobs: Promise<unknown>[] = [];
     for (const key of keys) {
       const index = this.#history.get(key);
