@@ -17,6 +17,7 @@ import { billedCalls } from '../../view/history/calls.ts';
 import { digestOf } from '../../view/history/digest.ts';
 import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import { Engine } from '../engine.ts';
+import { WHOLE_MAX } from '../../view/history/file-pass.ts';
 import { dedupeCalls } from '../../view/history/reports.ts';
 import { historyUsage } from './history-usage.ts';
 import type { BilledCall, SessionDigest } from '../../view/history/types.ts';
@@ -47,8 +48,11 @@ class CountingLane implements HistoryLane {
   gate: Promise<void> | null = null;
   /** Sessions the usage pass read (its calls only), apart from those indexed (`ran`). */
   priced: string[] = [];
+  /** The files of each session the usage pass read. */
+  pricedFiles: string[][] = [];
   async index(job: HistoryJob): Promise<HistoryResult> {
     (job.usageOnly ? this.priced : this.ran).push(job.listed.key);
+    if (job.usageOnly) this.pricedFiles.push([...job.listed.files]);
     this.onStart(job.listed.key);
     if (this.gate) await this.gate;
     return this.inner.index(job);
@@ -302,10 +306,12 @@ describe('history service', () => {
     lane.gate = new Promise((r) => (release = r));
     const { engine: e, out } = await loaded(name, files, lane);
     const started = e.history.start();
-    // The scan read every transcript whole: the usage pass prices every session from those reads,
-    // none in a lane; the index's first two sessions wait in the lane.
-    await vi.waitFor(() => expect(lane.ran.length).toBe(2));
-    expect(lane.priced).toEqual([]);
+    // The scan read the transcripts up to WHOLE_MAX whole: the usage pass prices a session from
+    // those reads, and in a lane only one with a bigger file (the tree has a few); the first two
+    // jobs wait in the lane.
+    const big = new Set(files.filter((f) => f.path.endsWith('.jsonl') && f.blob.size > WHOLE_MAX).map((f) => f.path));
+    expect(big.size).toBeGreaterThan(1);
+    await vi.waitFor(() => expect(lane.priced.length + lane.ran.length).toBe(2));
     // Every session either pass starts after the open was asked for starts once the opened one is built.
     const target = out.list.at(-1)!.key;
     const during: boolean[] = [];
@@ -316,8 +322,11 @@ describe('history service', () => {
     expect((await open)?.key).toBe(target);
     const st = await started;
     expect(st.ready).toBe(true);
-    expect(lane.priced).toEqual([]);
-    expect(during.length).toBe(out.list.length - 2);
+    // Priced in a lane: exactly the sessions holding a big file.
+    expect(lane.pricedFiles.every((paths) => paths.some((p) => big.has(p)))).toBe(true);
+    expect([...big].every((p) => lane.pricedFiles.some((paths) => paths.includes(p)))).toBe(true);
+    expect(lane.priced.length).toBeLessThan(out.list.length / 2);
+    expect(during.length).toBe(lane.priced.length + out.list.length - 2);
     expect(during.every(Boolean)).toBe(true);
   });
 
