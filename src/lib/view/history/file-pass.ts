@@ -1,10 +1,10 @@
 // One read per transcript, for a big drop's first scan. Reading a file costs the browser about as
 // much per read as per byte (a 1 GB tree of 1,900 transcripts: its heads and tails alone took
-// 8.6 s to scan, every byte of it 9 s to read), so a lane reads each transcript whole, once, and
-// answers both what the scan needs (ingest/scan.ts scanOfBytes: the same head and tail) and the
-// file's billed calls (calls.ts callsOfFiles of that one file). Once the tree is listed, the
-// history's usage pass merges each Claude Code session's files' calls (mergeFileCalls) instead of
-// reading them again: the whole history's cost comes with the listing.
+// 8.6 s to scan, every byte of it 9 s to read), so a lane reads each transcript up to WHOLE_MAX
+// whole, once, and answers both what the scan needs (ingest/scan.ts scanOfBytes: the same head and
+// tail) and the file's billed calls (calls.ts callsOfFiles of that one file). Once the tree is
+// listed, the history's usage pass merges each Claude Code session's files' calls (mergeFileCalls)
+// instead of reading them again; only sessions with a bigger file are read for their calls then.
 // The lanes are worker/scan-lanes.ts; the catalog keeps the calls until the usage pass takes them.
 import { scanOfBytes, type FileScan } from '../../ingest/scan.ts';
 import type { InputFile } from '../../ingest/types.ts';
