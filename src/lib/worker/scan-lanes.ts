@@ -1,4 +1,4 @@
-// The lanes a big drop's first scan reads its transcripts (up to 1 MB) on, whole (view/history/file-pass.ts:
+// The lanes a big drop's first scan reads its transcripts (up to 256 KB) on, whole (view/history/file-pass.ts:
 // one read gives the scan its head and tail and the usage pass the file's billed calls). Search
 // workers, as the history lanes are, started for one scan and closed after it. A lane reads a few
 // files at once (the browser's reads overlap: 2 lanes × 4 read a 1 GB tree in 7.8 s, 2 × 1 in
