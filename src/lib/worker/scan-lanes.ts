@@ -1,8 +1,9 @@
-// The lanes a big drop's first scan reads its transcripts (up to 256 KB) on, whole (view/history/file-pass.ts:
-// one read gives the scan its head and tail and the usage pass the file's billed calls). Search
-// workers, as the history lanes are, started for one scan and closed after it. A lane reads a few
-// files at once (the browser's reads overlap: 2 lanes × 4 read a 1 GB tree in 7.8 s, 2 × 1 in
-// 9.2 s, 2 × 8 in 8.8 s), and holds at most LANE_BYTES of them (one bigger file alone).
+// The lanes a big drop's first scan reads its small transcripts on, whole (up to WHOLE_MAX:
+// view/history/file-pass.ts; one read gives the scan its head and tail and the usage pass the
+// file's billed calls). Search workers, as the history lanes are, started for one scan and
+// closed after it. A lane reads a few files at once (the browser's reads overlap: 2 lanes × 4
+// read a 1 GB tree in 7.8 s, 2 × 1 in 9.2 s, 2 × 8 in 8.8 s), and holds at most LANE_BYTES of
+// them (one bigger file alone).
 // Where no worker can start (Node, tests), the files are read whole on this thread.
 import { scanWhole, type WholeScan } from '../view/history/file-pass.ts';
 import type { InputFile } from '../ingest/types.ts';
