@@ -2,8 +2,7 @@
 // view/history/file-pass.ts; one read gives the scan its head and tail and the usage pass the
 // file's billed calls). Search workers, as the history lanes are, started for one scan and
 // closed after it. A lane reads a few files at once (the browser's reads overlap: 2 lanes × 4
-// read a 1 GB tree in 7.8 s, 2 × 1 in 9.2 s, 2 × 8 in 8.8 s), and holds at most LANE_BYTES of
-// them (one bigger file alone).
+// read a 1 GB tree in 7.8 s, 2 × 1 in 9.2 s, 2 × 8 in 8.8 s).
 // Where no worker can start (Node, tests), the files are read whole on this thread.
 import { scanWhole, type WholeScan } from '../view/history/file-pass.ts';
 import type { InputFile } from '../ingest/types.ts';
@@ -15,30 +14,22 @@ export interface ScanLanes {
   dispose(): void;
 }
 
-/** Files a lane reads at once, and the bytes it holds at once. */
+/** Files a lane reads at once (each at most WHOLE_MAX: a lane holds a megabyte). */
 const LANE_FILES = 4;
-const LANE_BYTES = 64 * 1024 * 1024;
 
-/** One lane's share of the reads: how many files and bytes it holds, and who waits for room. */
+/** One lane's reads in flight, and who waits for room. */
 class Room {
   files = 0;
-  bytes = 0;
   #waiting: (() => void)[] = [];
 
-  fits(size: number): boolean {
-    return this.files < LANE_FILES && (this.files === 0 || this.bytes + size <= LANE_BYTES);
-  }
-
-  async take(size: number): Promise<void> {
-    while (!this.fits(size)) await new Promise<void>((r) => this.#waiting.push(r));
+  async take(): Promise<void> {
+    while (this.files >= LANE_FILES) await new Promise<void>((r) => this.#waiting.push(r));
     this.files++;
-    this.bytes += size;
   }
 
-  give(size: number): void {
+  give(): void {
     this.files--;
-    this.bytes -= size;
-    for (const wake of this.#waiting.splice(0)) wake();
+    this.#waiting.shift()?.();
   }
 }
 
@@ -50,17 +41,15 @@ export function startScanLanes(): ScanLanes {
     async scanWhole(file, path) {
       const live = lanes.filter((l) => !l.dead);
       if (!live.length) return null;
-      // The lane holding the fewest bytes (a big file does not hold up the small ones behind it).
-      const lane = live.reduce((a, b) => (b.room.bytes < a.room.bytes ? b : a));
-      const size = file.blob.size;
-      await lane.room.take(size);
+      const lane = live.reduce((a, b) => (b.room.files < a.room.files ? b : a));
+      await lane.room.take();
       try {
         return await lane.worker.guarded(() => lane.worker.api.scanWhole(file, path) as Promise<WholeScan>);
       } catch {
         lane.dead = true; // its worker failed: the others (or this thread's head-and-tail scan) take the rest
         return null;
       } finally {
-        lane.room.give(size);
+        lane.room.give();
       }
     },
     dispose: () => lanes.forEach((l) => l.worker.dispose())

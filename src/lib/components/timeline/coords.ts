@@ -34,22 +34,16 @@ export function geometryOf(layout: TimelineLayout): Geometry {
 	const { axis, bars, dots, subBars, idle, markers, lanes } = layout;
 	// Plain loops into typed arrays (no intermediate arrays); the mapper walks the axis pieces.
 	const toC = timeToCMapper(axis);
-	const barC0 = new Float64Array(bars.length);
-	const barC1 = new Float64Array(bars.length);
-	for (let i = 0; i < bars.length; i++) barC0[i] = toC(bars[i].t0);
-	for (let i = 0; i < bars.length; i++) barC1[i] = toC(bars[i].t1);
-	const dotC = new Float64Array(dots.length);
-	for (let i = 0; i < dots.length; i++) dotC[i] = toC(dots[i].t);
-	const subC0 = new Float64Array(subBars.length);
-	const subC1 = new Float64Array(subBars.length);
-	for (let i = 0; i < subBars.length; i++) subC0[i] = toC(subBars[i].t0);
-	for (let i = 0; i < subBars.length; i++) subC1[i] = toC(subBars[i].t1);
-	const idleC0 = new Float64Array(idle.length);
-	const idleC1 = new Float64Array(idle.length);
-	for (let i = 0; i < idle.length; i++) idleC0[i] = toC(idle[i].t0);
-	for (let i = 0; i < idle.length; i++) idleC1[i] = toC(idle[i].t1);
-	const markerC = new Float64Array(markers.length);
-	for (let i = 0; i < markers.length; i++) markerC[i] = toC(markers[i].t);
+	const cs = <T>(items: readonly T[], at: (x: T) => number): Float64Array => {
+		const out = new Float64Array(items.length);
+		for (let i = 0; i < items.length; i++) out[i] = toC(at(items[i]));
+		return out;
+	};
+	const [barC0, barC1] = [cs(bars, (b) => b.t0), cs(bars, (b) => b.t1)];
+	const dotC = cs(dots, (d) => d.t);
+	const [subC0, subC1] = [cs(subBars, (b) => b.t0), cs(subBars, (b) => b.t1)];
+	const [idleC0, idleC1] = [cs(idle, (x) => x.t0), cs(idle, (x) => x.t1)];
+	const markerC = cs(markers, (m) => m.t);
 	const g: Geometry = {
 		barC0,
 		barC1,

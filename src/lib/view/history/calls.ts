@@ -175,9 +175,15 @@ export function callsOfFiles(files: readonly { path: string; bytes: Uint8Array }
   return { calls: merged(copies, where, ''), problems };
 }
 
-/** Whether callsOfBytes reads these files' calls: a Claude Code session's transcripts, read. */
+/** Whether a session's calls can be read from its files' text: a Claude Code session of
+ *  transcripts (no JSON document that only its adapter's build reads). */
+export function textHoldsCalls(paths: readonly string[], harness: HarnessId | undefined): boolean {
+  return harness === 'claude-code' && !paths.some((p) => p.endsWith('.json') && !p.endsWith('.meta.json'));
+}
+
+/** Whether callsOfBytes reads these files' calls: textHoldsCalls, and every transcript read. */
 export function callsFromText(files: readonly { path: string; bytes?: Uint8Array }[], where: CallWhere): boolean {
-  return where.harness === 'claude-code' && !files.some((f) => (f.path.endsWith('.json') && !f.path.endsWith('.meta.json')) || (f.path.endsWith('.jsonl') && !f.bytes));
+  return textHoldsCalls(files.map((f) => f.path), where.harness) && !files.some((f) => f.path.endsWith('.jsonl') && !f.bytes);
 }
 
 /** A Claude Code session's calls from its files' bytes by callsOfFiles, or null where only its

@@ -7,7 +7,8 @@
 // are merged from its files' (fromFiles), and only the rest go to the lanes.
 // This holds the pass's results and its clock; the history service runs it.
 import type { SessionCalls, HistoryResult } from './lane.ts';
-import { mergeFileCalls } from './calls.ts';
+import { mergeFileCalls, textHoldsCalls } from './calls.ts';
+import type { HarnessId } from '../../ingest/types.ts';
 import type { FileCalls } from './file-pass.ts';
 import type { BilledCall, HistoryFailure } from './types.ts';
 
@@ -68,10 +69,10 @@ export class UsagePass {
   /**
    * A listed Claude Code session whose every transcript the scan read whole: its calls merged from
    * theirs (`read`: all of these paths' calls, or null when one is missing), as a lane would read
-   * them (lane.ts callsOfBytes; its conditions). False: a lane must read it.
+   * them (lane.ts callsOfBytes, under the same textHoldsCalls). False: a lane must read it.
    */
-  fromFiles(key: string, listed: { project: string; harness?: string; files: readonly string[] }, read: ((paths: string[]) => FileCalls[] | null) | undefined): boolean {
-    if (!read || listed.harness !== 'claude-code' || listed.files.some((p) => p.endsWith('.json') && !p.endsWith('.meta.json'))) return false;
+  fromFiles(key: string, listed: { project: string; harness?: HarnessId; files: readonly string[] }, read: ((paths: string[]) => FileCalls[] | null) | undefined): boolean {
+    if (!read || !textHoldsCalls(listed.files, listed.harness)) return false;
     const parts = read(listed.files.filter((p) => p.endsWith('.jsonl')));
     if (!parts) return false;
     this.#put(key, mergeFileCalls(parts, { sessionKey: key, project: listed.project, harness: 'claude-code' }));
