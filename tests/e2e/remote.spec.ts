@@ -47,11 +47,13 @@ test('?src= a folder on nginx lists the sessions and opens the newest; a 403 fil
 });
 
 test('a second visit reads no file again but the newest session\'s', async ({ page }) => {
-  type Hooks = { __loupe: { scansKept: () => number; scanStats: () => Promise<{ files: number; reused: number }> } };
+  type Hooks = { __loupe: { scansKept: () => number; scanStats: () => Promise<{ files: number; reused: number }>; history: () => Promise<{ ready: boolean }> } };
   const src = `/?src=${encodeURIComponent(`${nginx.origin}/json/projects/`)}`;
   await page.goto(src);
   await ready(page);
   await page.waitForFunction(() => (window as unknown as Hooks).__loupe.scansKept() > 0);
+  // The history index of the first visit is complete and stored: the second visit's reads are the load's alone.
+  await expect.poll(() => page.evaluate(async () => (await (window as unknown as Hooks).__loupe.history()).ready), { timeout: 60_000 }).toBe(true);
   const from = nginx.log().length;
   await page.goto(src);
   await ready(page);

@@ -352,6 +352,19 @@ describe('history service', () => {
     }
   });
 
+  it('a remote tree\'s files are read once: no usage pass of its own, its usage comes with its index', async () => {
+    // Files as a remote tree's reader hands them over (worker/remote/http.ts): readable, not Blobs.
+    const remote = (b: Blob) => ({ size: b.size, type: '', slice: (from?: number, to?: number) => b.slice(from, to), arrayBuffer: () => b.arrayBuffer(), text: () => b.text(), stream: () => b.stream() }) as unknown as Blob;
+    const local = await loaded(`h-${++db}`, files);
+    const before = await local.engine.history.start();
+    const { engine: e, lane, out } = await loaded(`h-${++db}`, files.map((f) => ({ path: f.path, blob: remote(f.blob) })));
+    const st = await e.history.start();
+    expect(st).toMatchObject({ listed: out.list.length, indexed: out.list.length, ready: true, usageReady: true, calls: before.calls });
+    expect(lane.priced).toEqual([]);
+    expect(lane.ran.length).toBe(out.list.length);
+    expect((await historyUsage(e.history, { by: 'day', timezone: 'UTC' }))?.total).toEqual((await historyUsage(local.engine.history, { by: 'day', timezone: 'UTC' }))?.total);
+  });
+
   it('a session whose file cannot be read is counted and listed with the reason; foreign files are listed as not indexed', async () => {
     const unreadable = files.find((f) => f.path.endsWith('.jsonl') && !f.path.includes('/subagents/'))!;
     // The scan reads heads and tails (slices); the whole read fails, as a file moved since the drop does.
