@@ -59,6 +59,8 @@ export async function historyViewCase(browser, base, tree, { dropFolder, waitRea
   await page.evaluate(watchLoad);
   await dropFolder(page, tree);
   await waitReady(page);
+  // The stored history's summary is written once the run's entries are stored: what a reload reads.
+  await page.waitForFunction(async () => (await window.__loupe.history()).summarized, null, { timeout: 120_000, polling: 200 });
   const t0 = Date.now();
   const index = await page.evaluate(() => window.__loupe.historySearchIndex());
   const indexMs = Date.now() - t0;

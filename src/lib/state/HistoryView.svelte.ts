@@ -95,27 +95,39 @@ export class HistoryView {
     if (!dashboard.reports || this.#viewer.source) await dashboard.refresh();
   }
 
-  /** The start page idles over a stored history: read back in the worker, its rows, the view's code
-   *  and the dashboard's reports made ahead of the click (the view then only draws). */
+  /** The start page idles over a stored history: its rows, the view's code and the dashboard's
+   *  reports made ahead of the click (the view then only draws), then the stored history joins the
+   *  engine's index for a first search. */
   async preload(): Promise<void> {
     await this.loadRows();
     const [dashboard] = await Promise.all([this.dashboard(), this.viewCode()]);
     if (!this.open) await dashboard.refresh();
+    // Then, behind, what a first history search needs (the sessions' search indexes, the search lanes).
+    await this.joinStored();
   }
 
-  /** The stored history joins the engine's index beside the load (Everything searches it), and
-   *  its rows are read (again when the load changed, or `fresh`). */
+  /** The rows are read (again when the load changed, or `fresh`). With nothing loaded they come
+   *  from the stored history's summary, one read (the worker reads every head without one); with a
+   *  load, the stored history joins the load's index first, so the rows hold both. */
   async loadRows(fresh = false): Promise<void> {
     const { api } = await engineClient();
     this.#table ??= await table();
-    await api.historyOpenStored();
     const source = this.#viewer.source;
+    if (source) await api.historyOpenStored();
     if (!fresh && this.rows.length && source === this.#rowsOf) return;
     const { rows, stale } = await api.historyRows();
     this.#rowsOf = source;
     this.rows = rows;
     this.stale = stale;
     this.#titles = new Map(rows.map((r) => [r.key, r.title]));
+  }
+
+  /** Before an Everything query: the stored history joins the engine's index (every session's
+   *  search index and calls read back: seconds on a big history), and the rows are read if not yet. */
+  async joinStored(): Promise<void> {
+    const { api } = await engineClient();
+    await api.historyOpenStored();
+    await this.loadRows();
   }
 
   /** The address names the view: open it (page load, Back / Forward); false when it does not. */

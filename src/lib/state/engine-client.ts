@@ -112,7 +112,7 @@ async function start(): Promise<{ api: EngineApi; inWorker: boolean }> {
       historyCancel: async () => engine.history.cancel(),
       historyClear: async () => engine.history.clear(),
       historyStored: async () => engine.history.stored(),
-      historyOpenStored: async () => engine.history.kept.openStored(),
+      historyOpenStored: async () => engine.openStoredHistory(),
       historyRows: async () => engine.history.kept.rows(),
       historyClearRoot: async (root) => engine.history.kept.clearRoot(root),
       // On this thread the engine starts its lanes itself (lane-worker.ts).

@@ -30,7 +30,7 @@ function makePageState(base: string) {
   const historyView = new HistoryView(viewer);
   search.storedRows = () => historyView.rows;
   search.openStored = (key) => historyView.openSession(key);
-  search.withStored = () => historyView.loadRows();
+  search.withStored = () => historyView.joinStored();
   return { viewer, ui, nav, share, usage, search, exportUi, live, historyIndex, browser, historyView };
 }
 

@@ -51,6 +51,33 @@ describe('history index store', () => {
     expect((await s.heads(new Map([['b', 'sb']]))).size).toBe(0);
   });
 
+  it('keeps a summary for the entries exactly as they are: a put or a remove drops it, one made before a change is refused, clear takes it', async () => {
+    const s = await open();
+    expect(await s.summary()).toBeNull();
+    await s.put([{ entry: entry('a', 1000), sig: 'sa', lastMs: 1000 }]);
+    const rev = await s.rev();
+    expect(await s.putSummary(rev, { n: 1, cost: new Float64Array([1.5, 2]) })).toBe(true);
+    expect(await s.summary()).toEqual({ n: 1, cost: new Float64Array([1.5, 2]) });
+    await s.put([{ entry: entry('b', 2000), sig: 'sb', lastMs: 2000 }]);
+    expect(await s.summary()).toBeNull();
+    // Made of the entries before b went in: refused.
+    expect(await s.putSummary(rev, { n: 1 })).toBe(false);
+    expect(await s.rev()).not.toBe(rev);
+    expect(await s.putSummary(await s.rev(), { n: 2 })).toBe(true);
+    expect(await s.summary()).toEqual({ n: 2 });
+    await s.remove(['a']);
+    expect(await s.summary()).toBeNull();
+    expect(await s.putSummary(await s.rev(), { n: 3 })).toBe(true);
+    // Eviction is a change too: a put over the cap takes the oldest entry and the summary with it.
+    const small = await open({ maxBytes: 1 });
+    await small.put([{ entry: entry('x', 1000), sig: 'sx', lastMs: 1000 }]);
+    expect(await small.putSummary(await small.rev(), { n: 4 })).toBe(true);
+    await small.put([{ entry: entry('y', 2000), sig: 'sy', lastMs: 2000 }]);
+    expect(await small.summary()).toBeNull();
+    await s.clear();
+    expect(await s.summary()).toBeNull();
+  });
+
   it('keeps a search index\'s text apart: bodies come without it, texts() reads it; a version-1 body keeps its own', async () => {
     const name = fresh();
     // A store as version 1 wrote it: the search index whole, inside the body.

@@ -10,6 +10,10 @@
 // inline and still read. Bounded: its bytes are counted (JSON size of what is stored), capped at
 // maxBytes, and under quota pressure the oldest history (by the session's last activity) goes
 // first. A write that still fails reports it (`quota`), and the caller keeps the rest in memory.
+// A summary of the whole store (version 3, 'meta': the history view's rows and the usage columns,
+// written by the caller) lets the history view open after a reload with one read instead of every
+// head and body; every change to the entries marks it out of date in the same transaction (a new
+// `rev`), so a summary is only ever read for exactly the entries it was made of.
 // Like the other stores it never throws: a blocked database opens as null.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { MODEL_VERSION } from '../model/index.ts';
@@ -57,9 +61,15 @@ interface Schema<D, C> extends DBSchema {
   heads: { key: string; value: HistoryHead<D>; indexes: { lastMs: number } };
   bodies: { key: string; value: Body<C> };
   texts: { key: string; value: { id: string; text: Uint8Array } };
+  /** 'rev': a token that changes with every change to the entries; 'summary': { rev, value }. */
+  meta: { key: string; value: unknown };
 }
 
 const STORES = ['heads', 'bodies', 'texts'] as const;
+/** The stores a change to the entries writes: the entries' own and meta (its new rev). */
+const CHANGES = [...STORES, 'meta'] as const;
+/** A new rev per change: unique within a page, and across reloads (time + a random tail). */
+const nextRev = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
 /** A search index whose `text` (bytes) is kept in 'texts': the body holds the rest and the text's
  *  size (`textBytes`), its text null. Anything else is stored as it is. */
@@ -87,6 +97,12 @@ export interface HistoryStore<D = unknown, C = unknown> {
   all(): Promise<{ heads: HistoryHead<D>[]; stale: number }>;
   remove(keys: readonly string[]): Promise<void>;
   stats(): Promise<{ sessions: number; bytes: number }>;
+  /** The summary written for the entries as they are now (null: none, or entries changed since). */
+  summary<S>(): Promise<S | null>;
+  /** The entries' current rev: read it, make a summary of the entries, then putSummary. */
+  rev(): Promise<string>;
+  /** Keeps `value` as the summary of the entries at `rev`; false (nothing kept) when they changed since. */
+  putSummary(rev: string, value: unknown): Promise<boolean>;
   clear(): Promise<void>;
   close(): void;
 }
@@ -135,13 +151,14 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
   let db: IDBPDatabase<Schema<D, C>>;
   try {
     if (typeof indexedDB === 'undefined') return null;
-    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 2, {
+    db = await openDB<Schema<D, C>>(opts.dbName ?? HISTORY_DB_NAME, 3, {
       upgrade(d, from) {
         if (from < 1) {
           d.createObjectStore('heads', { keyPath: 'id' }).createIndex('lastMs', 'lastMs');
           d.createObjectStore('bodies', { keyPath: 'id' });
         }
         if (from < 2) d.createObjectStore('texts', { keyPath: 'id' });
+        if (from < 3) d.createObjectStore('meta');
       }
     });
   } catch {
@@ -183,14 +200,16 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
     return gone.length;
   };
   const removeIds = async (ids: readonly string[]) => {
-    const tx = db.transaction(STORES, 'readwrite');
+    const tx = db.transaction(CHANGES, 'readwrite');
     for (const id of ids) for (const name of STORES) void tx.objectStore(name).delete(id);
+    void tx.objectStore('meta').put(nextRev(), 'rev');
     await tx.done;
     const m = await known();
     for (const id of ids) m.delete(id);
   };
   const write = async (rows: { head: HistoryHead<D>; body: Body<C>; text: Uint8Array | null }[]) => {
-    const tx = db.transaction(STORES, 'readwrite');
+    const tx = db.transaction(CHANGES, 'readwrite');
+    void tx.objectStore('meta').put(nextRev(), 'rev').catch(() => undefined);
     for (const r of rows) {
       void tx.objectStore('heads').put(r.head).catch(() => undefined);
       void tx.objectStore('bodies').put(r.body).catch(() => undefined);
@@ -306,10 +325,38 @@ export async function openHistoryStore<D, C>(opts: { dbName?: string; maxBytes?:
       const m = await known();
       return { sessions: m.size, bytes: total(m) };
     },
+    async summary<S>() {
+      try {
+        const tx = db.transaction('meta');
+        const [rev, summary] = await Promise.all([tx.store.get('rev'), tx.store.get('summary')]);
+        const s = summary as { rev: unknown; value: S } | undefined;
+        return s && s.rev === (rev ?? '') ? s.value : null;
+      } catch {
+        return null; // unreadable: the caller reads the entries themselves
+      }
+    },
+    async rev() {
+      try {
+        return String((await db.get('meta', 'rev')) ?? '');
+      } catch {
+        return nextRev(); // unreadable: a rev no summary will match
+      }
+    },
+    async putSummary(rev, value) {
+      try {
+        const tx = db.transaction('meta', 'readwrite');
+        if (String((await tx.store.get('rev')) ?? '') !== rev) return false;
+        await tx.store.put({ rev, value }, 'summary');
+        await tx.done;
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async clear() {
       try {
-        const tx = db.transaction(STORES, 'readwrite');
-        for (const name of STORES) void tx.objectStore(name).clear();
+        const tx = db.transaction(CHANGES, 'readwrite');
+        for (const name of CHANGES) void tx.objectStore(name).clear();
         await tx.done;
       } catch {
         // nothing more to do

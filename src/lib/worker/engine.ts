@@ -139,6 +139,11 @@ export class Engine {
     return this.#search.prepareSearch(keys, history);
   }
 
+  /** The stored history joins the index (no tree dropped: the history view's); the search lanes start, as once an index is ready. */
+  openStoredHistory() {
+    return this.history.kept.openStored().then((r) => (this.#search.startLanes(), r));
+  }
+
   /** Indexes the history; once it is ready, the search lanes start (a first history query waited on them). */
   startHistory() {
     return this.history.start().then((status) => (status.ready && this.#search.startLanes(), status));

@@ -63,7 +63,7 @@ const api = {
   historyClear: () => engine.history.clear(),
   historyStored: () => engine.history.stored(),
   // The stored history without its files (services/history-stored.ts): the history view's.
-  historyOpenStored: () => engine.history.kept.openStored(),
+  historyOpenStored: () => engine.openStoredHistory(),
   historyRows: () => engine.history.kept.rows(),
   historyClearRoot: (root: string) => engine.history.kept.clearRoot(root),
   // The page starts the search and history lanes' workers for the engine (lane-worker.ts).

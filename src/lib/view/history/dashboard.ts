@@ -88,8 +88,9 @@ export interface DrawnParts {
   tableRows: number[];
 }
 
-/** Its first draw, in steps the page takes one per frame (no main-thread task over
- *  50 ms, on a history of ~500 days, ~1,000 blocks and six tables): the frame, the day bars a slice at a
+/** Its first draw, in steps the page takes as many per frame as fit a budget (no main-thread task
+ *  over 50 ms, on a history of ~500 days, ~1,000 blocks and six tables of 10 rows first: each
+ *  table's "Show more" draws the rest when asked): the frame, the day bars a slice at a
  *  time, then the running total, the blocks a slice at a time, the top lists, each table in
  *  slices of rows up to its `rows`. */
 export interface DrawPlan {
@@ -97,7 +98,7 @@ export interface DrawPlan {
   at(step: number): DrawnParts;
 }
 
-export function drawPlan(days: number, blocks: number, tables: number, slice = { days: 60, blocks: 200, rows: 25 }, rows = 50): DrawPlan {
+export function drawPlan(days: number, blocks: number, tables: number, slice = { days: 60, blocks: 200, rows: 10 }, rows = 10): DrawPlan {
   // Step 0 draws the frame only (the total, the chart's axes): the reports' arrival and the
   // figures made of them (stacked, cumulative, spans) are a task of their own.
   const daySteps = 1 + Math.max(1, Math.ceil(days / slice.days));

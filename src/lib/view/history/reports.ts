@@ -59,8 +59,15 @@ export interface ReportOptions {
  * last), priced, with columns in typed arrays and strings as codes. Made once per calls array
  * (usageReport caches it) so that each report is one pass of arithmetic.
  */
-export interface PreparedCalls {
+export interface PreparedCalls extends UsageColumns {
   calls: BilledCall[];
+  /** length of the array it was made from (a grown array is prepared again) */
+  sourceLength?: number;
+}
+
+/** What a report reads of prepared calls: the columns without the calls themselves (the stored
+ *  history's summary keeps these, view/history/summary.ts). */
+export interface UsageColumns {
   table: PriceTable;
   /** epoch ms, NaN when untimed */
   ms: Float64Array;
@@ -85,8 +92,6 @@ export interface PreparedCalls {
   /** per session code: the listed session (and project) of its first call, to open it */
   sessionKeys: string[];
   sessionProjects: string[];
-  /** length of the array it was made from (a grown array is prepared again) */
-  sourceLength?: number;
 }
 
 function coder(): { codes: string[]; code(s: string): number } {
@@ -172,7 +177,8 @@ export function preparedOf(calls: Iterable<BilledCall> | PreparedCalls, table: P
   return p;
 }
 
-const isPrepared = (x: unknown): x is PreparedCalls => !!x && typeof x === 'object' && 'cost' in x && (x as PreparedCalls).cost instanceof Float64Array;
+const isPrepared = (x: unknown): x is PreparedCalls => isColumns(x) && 'calls' in x;
+const isColumns = (x: unknown): x is UsageColumns => !!x && typeof x === 'object' && 'cost' in x && (x as UsageColumns).cost instanceof Float64Array;
 
 const TIMED = new Set(['day', 'week', 'month', 'block']);
 const QUARTER = 15 * 60 * 1000;
@@ -187,11 +193,11 @@ const filterCode = (codes: string[], s: string | undefined): number | null => (s
  * model or project (the dashboard's stacked bars). An array of calls is prepared once and
  * cached (prepareCalls): pass the same array again for a fast report.
  */
-export function usageReport(calls: Iterable<BilledCall> | PreparedCalls, query: UsageQuery, opts: ReportOptions = {}): UsageReport {
-  const p = preparedOf(calls, opts.table ?? PRICES);
+export function usageReport(calls: Iterable<BilledCall> | UsageColumns, query: UsageQuery, opts: ReportOptions = {}): UsageReport {
+  const p = isColumns(calls) ? calls : preparedOf(calls, opts.table ?? PRICES);
   const z = zone(query.timezone ?? 'UTC');
   const by = query.by;
-  const n = p.calls.length;
+  const n = p.ms.length;
   const fProject = filterCode(p.projects, query.project);
   const fHarness = filterCode(p.harnesses, query.harness);
   const fModel = filterCode(p.models, query.model);
@@ -281,7 +287,7 @@ export function usageReport(calls: Iterable<BilledCall> | PreparedCalls, query: 
   return { rows: out, total, priceSourceDate: p.table.sourceDate };
 }
 
-function addCall(row: UsageRow, p: PreparedCalls, i: number, cost: number): void {
+function addCall(row: UsageRow, p: UsageColumns, i: number, cost: number): void {
   row.input += p.input[i];
   row.output += p.output[i];
   row.cacheRead += p.cacheRead[i];

@@ -114,6 +114,9 @@ export interface HistoryStatus {
   laneMs?: number;
   /** One line for the page when storing failed (a full disk, a blocked database). */
   notice?: string | null;
+  /** The stored history's summary (view/history/summary.ts) stands for what is stored: a reload's
+   *  history view reads it in one record. */
+  summarized?: boolean;
 }
 
 /** A file inside the dropped tree the index does not hold, and why. */

@@ -63,6 +63,25 @@ export class HistoryLedger {
     this.add(key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
   }
 
+  /** A batch of entries went to the store: their stored sizes count, and their search indexes
+   *  leave memory (history search has them; the calls stay, small and read by every report). */
+  stored(keys: readonly string[], sizes: ReadonlyMap<string, number>, bytes: number): void {
+    this.bytes += bytes;
+    for (const key of keys) {
+      const m = this.memory.get(key);
+      if (m) this.memory.set(key, { calls: m.calls });
+      const x = this.indexed.get(key);
+      if (x) x.bytes = sizes.get(key) ?? 0;
+    }
+  }
+
+  /** A followed session's rebuilt entry, moved to the end of the order: the page pages digests
+   *  from where it was, so it sees this one again. */
+  putLast(key: string, entry: HistoryEntry): void {
+    this.order = this.order.filter((k) => k !== key);
+    this.put(key, entry);
+  }
+
   remove(key: string): void {
     this.revision++;
     this.indexed.delete(key);

@@ -34,6 +34,11 @@ export function liveSources(loaded: ReadonlyMap<string, { loaded: LoadedSession 
   });
 }
 
+/** A followed session as a source of its own (no files: its entry comes from its rebuilt model). */
+export function sourceOfLive({ loaded, listed }: LiveSource, harness: HistorySource['listed']['harness']): HistorySource {
+  return { key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] };
+}
+
 /** Which sessions' calls cover rows [from, to) of all of them in order (`counts`: each session's call count). */
 export function callPages(counts: readonly [string, number][], from: number, to: number): { total: number; wanted: { key: string; skip: number; take: number }[] } {
   const wanted: { key: string; skip: number; take: number }[] = [];

@@ -9,8 +9,9 @@ import type { BilledCall, SessionDigest } from '../../view/history/types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
 
-/** Bodies are read this many at a time (one transaction each: a long read stays interruptible). */
-const BODY_CHUNK = 64;
+/** Bodies are read this many at a time (one transaction each: a long read stays interruptible, and
+ *  a report asked meanwhile waits for one chunk at most, ~30 ms). */
+const BODY_CHUNK = 16;
 
 /** Reads these sessions' bodies in chunks, handing each to `take`, as long as `current()` holds. */
 export async function readBodies(store: Store, keys: readonly string[], current: () => boolean, take: (key: string, calls: BilledCall[], search: unknown) => void): Promise<void> {
@@ -32,6 +33,10 @@ export interface KeptPort {
   body(key: string, calls: BilledCall[], search: unknown): void;
   indexed(): SessionDigest[];
   forget(keys: string[]): void;
+  /** The stored history's summary (history-summary.ts; null: none stands for the store). */
+  summary(): Promise<{ rows: HistoryRow[]; stale: number } | null>;
+  /** Writes the summary of what is stored, in the background (when none stands). */
+  summarize(): void;
 }
 
 export class KeptHistory {
@@ -68,6 +73,8 @@ export class KeptHistory {
       const taken = heads.filter((h) => !own.has(h.key));
       for (const h of taken) if (current()) (this.#extra.add(h.key), port.add(h));
       if (store) await readBodies(store, taken.map((h) => h.key), current, (k, calls, search) => port.body(k, calls, search));
+      // A store an older Loupe wrote has no summary: its calls are in memory now, so it is made here.
+      if (current()) port.summarize();
       return { stale };
     }));
   }
@@ -78,10 +85,13 @@ export class KeptHistory {
     return store ? store.texts(keys) : new Map();
   }
 
-  /** The history view's rows: what is indexed now, else what the store keeps (the start page). */
+  /** The history view's rows: what is indexed now, else what the store keeps (the start page):
+   *  its summary's rows when one stands (one read), else every head. */
   async rows(): Promise<{ rows: HistoryRow[]; stale: number }> {
     const indexed = this.#port.indexed();
     if (indexed.length) return { rows: indexed.map(rowOf), stale: (await this.#opened)?.stale ?? 0 };
+    const summary = await this.#port.summary();
+    if (summary) return { rows: summary.rows, stale: summary.stale };
     const store = await this.#port.db();
     const { heads, stale } = store ? await store.all() : { heads: [], stale: 0 };
     return { rows: heads.map((h) => rowOf(h.digest)), stale };
@@ -96,6 +106,7 @@ export class KeptHistory {
     for (const d of this.#port.indexed()) if (rootOf(d.project) === root) keys.add(d.key);
     for (const k of keys) this.#extra.delete(k);
     this.#port.forget([...keys]);
+    if (keys.size) this.#port.summarize();
     return keys.size;
   }
 }

@@ -18,9 +18,13 @@ import { digestOf } from '../../view/history/digest.ts';
 import { LocalHistoryLane, type HistoryJob, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import { Engine } from '../engine.ts';
 import { WHOLE_MAX } from '../../view/history/file-pass.ts';
-import { dedupeCalls } from '../../view/history/reports.ts';
+import { dedupeCalls, usageReport } from '../../view/history/reports.ts';
+import { openDB } from 'idb';
 import { historyUsage } from './history-usage.ts';
-import type { BilledCall, SessionDigest } from '../../view/history/types.ts';
+import type { BilledCall, SessionDigest, UsageQuery, UsageReport } from '../../view/history/types.ts';
+
+/** A report with its costs rounded (sums over the same calls in another order differ in the last bits). */
+const rounded = (r: UsageReport | null | undefined) => r && JSON.parse(JSON.stringify(r, (k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e9) / 1e9 : v)));
 
 let root = '';
 let files: { path: string; blob: Blob }[] = [];
@@ -155,6 +159,75 @@ describe('history service', () => {
     const left = await fresh.history.kept.rows();
     expect(left.rows.length).toBe(all.rows.length - laptop);
     expect(left.rows.every((r) => r.root === 'projects')).toBe(true);
+  });
+
+  it('a reload\'s history view reads one summary record: rows and usage as the stored calls give them, no head or body read; a change drops it, clearing a root writes it anew', async () => {
+    const name = `h-${++db}`;
+    const { engine: e } = await loaded(name, files);
+    const status = await e.history.start();
+    expect(e.history.status().summarized).toBe(true);
+    // Another page: every read of the entries themselves is counted.
+    const reads: string[] = [];
+    const counted = async () => {
+      const s = await openHistoryStore<SessionDigest, BilledCall>({ dbName: name });
+      return s && { ...s, all: () => (reads.push('all'), s.all()), bodies: (k: readonly string[]) => (reads.push('bodies'), s.bodies(k)), heads: (w: ReadonlyMap<string, string>) => (reads.push('heads'), s.heads(w)) };
+    };
+    const page = new Engine({ searchPool: () => null, historyStore: counted });
+    const rows = await page.history.kept.rows();
+    expect(rows.rows.length).toBe(status.listed);
+    const some = rows.rows[0];
+    const queries: UsageQuery[] = [{ by: 'day', timezone: 'America/New_York', split: 'model' }, { by: 'block' }, { by: 'session' }, { by: 'project' }, { by: 'model', project: some.project }, { by: 'day', timezone: 'UTC', since: '2000-01-01', until: '2100-01-01', split: 'project' }];
+    const fromSummary = await Promise.all(queries.map((q) => historyUsage(page.history, q)));
+    expect(reads).toEqual([]);
+    // The same reports from the stored calls themselves (what the page did before a summary existed).
+    const calls = await e.history.allCalls();
+    fromSummary.forEach((r, i) => expect(rounded(r)).toEqual(rounded(usageReport(calls, queries[i]))));
+    expect(fromSummary[2]?.rows.length).toBeGreaterThan(5);
+
+    // A second tree stored beside it changes the entries: that page's summary covers both trees.
+    const other = files.slice(0, 8).map((f) => ({ ...f, path: f.path.replace(/^projects\//, 'laptop/') }));
+    const second = await engine(name);
+    await second.engine.load(1, { files: other });
+    await second.engine.history.start();
+    const both = new Engine({ searchPool: () => null, historyStore: counted });
+    reads.length = 0;
+    const bothRows = await both.history.kept.rows();
+    expect(new Set(bothRows.rows.map((r) => r.root))).toEqual(new Set(['projects', 'laptop']));
+    const byProject = await historyUsage(both.history, { by: 'project' });
+    expect(reads).toEqual([]);
+    expect(byProject?.rows.some((r) => r.key.startsWith('laptop/'))).toBe(true);
+
+    // Clearing a root: the summary is written again, without it.
+    expect(await both.history.kept.clearRoot('laptop')).toBeGreaterThan(0);
+    expect(await both.history.summaries.write()).toBe(true);
+    const after = new Engine({ searchPool: () => null, historyStore: counted });
+    reads.length = 0;
+    expect((await after.history.kept.rows()).rows.every((r) => r.root === 'projects')).toBe(true);
+    const afterSessions = await historyUsage(after.history, { by: 'session' });
+    expect(reads).toEqual([]);
+    // What the entries left give when read one by one (the laptop copies shared some sessions' keys).
+    const check = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }) });
+    await check.history.kept.openStored();
+    expect(rounded(afterSessions)).toEqual(rounded(usageReport(await check.history.allCalls(), { by: 'session' })));
+    expect(afterSessions?.rows.length).toBeGreaterThan(5);
+  });
+
+  it('a store without a summary (an older Loupe\'s): the view reads the entries, and the summary is written once they are read', async () => {
+    const name = `h-${++db}`;
+    const { engine: e } = await loaded(name, files);
+    await e.history.start();
+    const expected = await historyUsage(e.history, { by: 'day', timezone: 'UTC' });
+    // As version 2 left it: no summary record.
+    const raw = await openDB(name);
+    await raw.delete('meta', 'summary');
+    raw.close();
+    const page = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }) });
+    expect(await page.history.storedColumns()).toBeNull();
+    expect(rounded(await historyUsage(page.history, { by: 'day', timezone: 'UTC' }))).toEqual(rounded(expected));
+    expect(await page.history.summaries.write()).toBe(true);
+    const next = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }) });
+    expect(await next.history.storedColumns()).not.toBeNull();
+    expect(rounded(await historyUsage(next.history, { by: 'day', timezone: 'UTC' }))).toEqual(rounded(expected));
   });
 
   it('the stored history is read back without its search texts: a rare string reads the few its filters keep, and answers as before', async () => {

@@ -13,10 +13,11 @@ import { HistoryQueue, type QueueGate, type QueueItem } from '../../view/history
 import { LocalHistoryLane, type HistoryLane, type HistoryResult } from '../../view/history/lane.ts';
 import type { BilledCall, FileNotIndexed, HistoryStatus, SessionDigest } from '../../view/history/types.ts';
 import type { FileCalls } from '../../view/history/file-pass.ts';
-import { liveSources, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
+import { liveSources, sourceOfLive, sourcesOfListing, sourcesOfLoaded, type HistorySource, type LiveSource } from './history-sources.ts';
 import { HistoryWrites } from './history-writes.ts';
 import { KeptHistory, readBodies } from './history-stored.ts';
 import { HistoryLedger, type HistoryDigestRow } from './history-ledger.ts';
+import { HistorySummaries } from './history-summary.ts';
 import type { Listing } from './types.ts';
 
 type Store = HistoryStore<SessionDigest, BilledCall>;
@@ -50,15 +51,19 @@ export class HistoryService {
   #startedAt = 0;
   #ms = 0;
   #started = false;
+  /** The stored history's summary (history-summary.ts): a session's calls held here that are stored (no search index in memory). */
+  readonly summaries = new HistorySummaries(() => this.#db(), (k) => ((m) => (m && !('search' in m) ? m.calls : undefined))(this.#ledger.memory.get(k)));
   /** No tree dropped: the stored history read back as the index (history-stored.ts), and one root cleared. */
   readonly kept = new KeptHistory({
-    db: () => this.#db().then(async (db) => (await this.#writes.settled(), db)),
+    db: () => this.#settledDb(),
     own: () => new Set([...this.#ledger.indexed.keys(), ...this.#sources.map((s) => s.key)]),
     current: () => this.#current(this.#generation),
     add: (h) => this.#ledger.add(h.key, { digest: h.digest, calls: h.calls, bytes: h.bytes }),
     body: (k, calls, search) => this.#body(k, calls, search),
     indexed: () => [...this.#ledger.indexed.values()].map((x) => x.digest),
-    forget: (keys) => (this.#forget(keys), keys.forEach((k) => this.#onSearch(k, null)))
+    forget: (keys) => (this.#forget(keys), this.summaries.changed(), keys.forEach((k) => this.#onSearch(k, null))),
+    summary: () => this.summaries.read(),
+    summarize: () => void this.summaries.write()
   });
 
   #feed: HistoryFeed | null;
@@ -72,16 +77,7 @@ export class HistoryService {
     this.#lanes = opts.lanes ?? (() => []);
     this.#feed = opts.feed ?? null;
     this.#gate = opts.foreground ?? null;
-    this.#writes = new HistoryWrites(() => this.#db(), (keys, sizes, bytes) => {
-      const l = this.#ledger;
-      l.bytes += bytes;
-      for (const key of keys) {
-        const m = l.memory.get(key);
-        if (m) l.memory.set(key, { calls: m.calls }); // the search index goes once stored
-        const x = l.indexed.get(key);
-        if (x) x.bytes = sizes.get(key) ?? 0;
-      }
-    });
+    this.#writes = new HistoryWrites(() => this.#db(), (keys, sizes, bytes) => (this.summaries.changed(), this.#ledger.stored(keys, sizes, bytes)));
     // A change stops the run and writes what it read; the same sessions again go on from there.
     this.#feed?.listing.onChange((change) => {
       this.#stop();
@@ -204,6 +200,7 @@ export class HistoryService {
     if (generation === this.#generation) {
       this.#writes.flush(this.#current(generation));
       await this.#writes.settled();
+      await this.summaries.write(); // the view after a reload reads it (rows and usage in one record)
       this.#ms = performance.now() - this.#startedAt;
     }
     return this.status();
@@ -234,7 +231,7 @@ export class HistoryService {
     const listed = this.#sources.length + this.kept.extra;
     const [indexed, failed] = [l.indexed.size, l.failed.size];
     const ms = this.#ms || (this.#started ? Math.round(performance.now() - this.#startedAt) : 0);
-    return { listed, indexed, failed, calls: l.calls(), bytesStored: l.bytes, ms, ready: listed > 0 && indexed + failed === listed, usageReady: l.usageReady(this.#sources), usageMs: l.usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: l.read, laneMs: Math.round(l.laneMs), notice: this.#writes.notice };
+    return { listed, indexed, failed, calls: l.calls(), bytesStored: l.bytes, ms, ready: listed > 0 && indexed + failed === listed, usageReady: l.usageReady(this.#sources), usageMs: l.usage.ms, partial: this.#writes.partial, filesNotIndexed: this.#notIndexed.length + failed, read: l.read, laneMs: Math.round(l.laneMs), notice: this.#writes.notice, summarized: this.summaries.fresh };
   }
 
   /** Digests for the list, in the order indexed, from `from` on. */
@@ -245,13 +242,16 @@ export class HistoryService {
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
   calls = (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => this.#ledger.page(this.#sources.length ? this.#sources.map((s) => s.key) : this.#ledger.order, from, to, this.#stored);
   /** Every session's billed calls (history usage reports run over them). */
-  allCalls = (): Promise<BilledCall[]> => this.#ledger.all(this.#stored);
-
-  #stored = async (keys: string[]): Promise<Map<string, BilledCall[]>> => {
-    await this.#writes.settled();
-    const store = await this.#db();
-    return new Map(store ? [...(await store.bodies(keys))].map(([k, b]) => [k, b.calls]) : []);
+  allCalls = async (): Promise<BilledCall[]> => {
+    if (!this.#sources.length) await this.kept.openStored(); // nothing loaded: the stored history is the index
+    return this.#ledger.all(this.#stored);
   };
+  /** No tree loaded: the stored history's usage columns from its summary (null: none stands). */
+  storedColumns = async () => (this.#sources.length ? null : ((await this.summaries.read())?.usage ?? null));
+
+  #stored = (keys: string[]) => this.#settledDb().then(async (s) => new Map(s ? [...(await s.bodies(keys))].map(([k, b]) => [k, b.calls]) : []));
+  /** The store once the writes queued so far are in it. */
+  #settledDb = () => this.#db().then(async (db) => (await this.#writes.settled(), db));
 
   /** A followed folder changed: its changed sessions' entries from their rebuilt models (kept in memory: their files still grow). */
   followed<T extends { changed: { key: string }[]; removed: string[] } | null>(out: T): T {
@@ -262,14 +262,11 @@ export class HistoryService {
 
   live(changed: LiveSource[], removed: string[] = []): void {
     this.#forget(removed);
-    for (const { loaded, listed } of changed) {
+    for (const live of changed) {
+      const { loaded, listed } = live;
       const entry = entryOf(loaded, { key: listed.key, project: listed.project, harness: listed.harness ?? 'claude-code' });
-      if (!this.#sources.some((s) => s.key === listed.key)) {
-        this.#sources.push({ key: listed.key, listed: { key: listed.key, id: listed.key, project: listed.project, harness: entry.digest.harness, files: [], bytes: loaded.bytes, title: loaded.title }, sig: '', files: () => [] });
-      }
-      // Moved to the end of the order: the page pages digests from where it was, so it sees this one again.
-      this.#ledger.order = this.#ledger.order.filter((k) => k !== listed.key);
-      this.#ledger.put(listed.key, entry);
+      if (!this.#sources.some((s) => s.key === listed.key)) this.#sources.push(sourceOfLive(live, entry.digest.harness));
+      this.#ledger.putLast(listed.key, entry);
     }
     this.#started = true;
   }
