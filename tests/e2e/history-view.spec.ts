@@ -26,7 +26,8 @@ test.afterAll(() => {
 });
 
 type Found = { total: number; hits: { sessionKey: string; atomUuid: string }[] };
-type Api = { __loupe: { search: (q: string, o?: object) => Promise<Found>; historySearchIndex: () => Promise<{ listed: number; indexed: number }>; recentKeys: () => string[] } };
+type UsageRow = { key: string; messages: number; input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number };
+type Api = { __loupe: { search: (q: string, o?: object) => Promise<Found>; historySearchIndex: () => Promise<{ listed: number; indexed: number }>; recentKeys: () => string[]; history: () => Promise<{ summarized?: boolean }>; historyUsage: (q: object) => Promise<{ rows: UsageRow[] }> } };
 const search = (page: Page, q: string, scope: string) => page.evaluate(([q, scope]) => (window as unknown as Api).__loupe.search(q, { scope }), [q, scope] as const);
 
 /** Drops (or picks) a tree and waits until its history index is ready. */
@@ -53,6 +54,11 @@ test('after a reload the start page opens the stored history: dashboard, session
   const before = await search(page, 'parser', 'loaded');
   expect(before.total).toBeGreaterThan(0);
   const cached = await page.evaluate(() => (window as unknown as Api).__loupe.recentKeys());
+  // The stored history's summary is written once the entries are: what the reload's view reads.
+  await page.waitForFunction(async () => (await (window as unknown as Api).__loupe.history()).summarized);
+  const bySession = () => page.evaluate(async () => (await (window as unknown as Api).__loupe.historyUsage({ by: 'session', timezone: 'UTC' })).rows.map((r) => [r.key, r.messages, r.input, r.output, r.cacheRead, r.cacheWrite, r.costUsd.toFixed(9)]));
+  const usageBefore = await bySession();
+  expect(usageBefore.length).toBeGreaterThan(10);
 
   // A reload: nothing dropped, the files not read.
   await openApp(page);
@@ -61,6 +67,13 @@ test('after a reload the start page opens the stored history: dashboard, session
   await openHistory(page);
   await expect(page).toHaveURL(/#history$/);
   await expect(page.locator('[data-history-sessions] tr[data-row-key]')).toHaveCount(SESSIONS);
+  // The usage from the summary is the one the calls gave before the reload.
+  expect(await bySession()).toEqual(usageBefore);
+  // Its tables draw 10 rows first; "Show N" draws the rest.
+  const sessionRows = page.locator('[data-table=history-sessions] tbody tr');
+  await expect(sessionRows).toHaveCount(10);
+  await page.locator('[data-table=history-sessions] [data-action=table-more]').click();
+  await expect(sessionRows).toHaveCount(Math.min(usageBefore.length, 500));
 
   // Sorting and filtering go into the link, which opens the view as it was.
   await page.locator('[data-sort=cost]').click();
