@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // `paced` is not run here: Vitest compiles rune modules for the server, where effects do not run
 // (see timeline/TimelineView.svelte.test.ts); its steps are waited on in the browser through
 // data-drawn (e2e/history-usage.spec.ts, e2e/timeline.spec.ts and the timeline bench page wait on it).
-import { afterPaint, afterTask } from './paint.svelte.ts';
+import { afterPaint, afterTask, stepsWithin } from './paint.svelte.ts';
 
 // A hand-driven frame clock: `frame()` runs the callbacks requested so far, as a paint would.
 let frames: Map<number, FrameRequestCallback>;
@@ -49,5 +49,27 @@ describe('afterTask', () => {
     await tasks();
     expect(ran).toEqual(['a']);
     expect(frames.size).toBe(0);
+  });
+});
+
+describe('stepsWithin', () => {
+  it('takes steps while twice the last one still fits the budget, at least one, and stops when none remain', () => {
+    let clock = 0;
+    const now = () => clock;
+    const costing = (ms: number[]) => {
+      let i = 0;
+      return () => ((clock += ms[i++] ?? 0), i < ms.length);
+    };
+    // 3 ms steps in 25 ms: after 6 (18 ms), 18 + 2 × 3 < 25 goes on; after 7 (21 ms) it does not.
+    expect(stepsWithin(25, costing([3, 3, 3, 3, 3, 3, 3, 3, 3, 3]), now)).toBe(7);
+    // One slow step: it runs (at least one), and nothing after it.
+    clock = 0;
+    expect(stepsWithin(25, costing([40, 1, 1]), now)).toBe(1);
+    // A step that grows: 2, 4, 8: after 2+4 = 6, twice 4 fits (14 < 25); after 14, twice 8 does not.
+    clock = 0;
+    expect(stepsWithin(25, costing([2, 4, 8, 1]), now)).toBe(3);
+    // None remain after the second.
+    clock = 0;
+    expect(stepsWithin(25, costing([1, 1]), now)).toBe(2);
   });
 });
