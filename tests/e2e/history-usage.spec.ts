@@ -97,9 +97,18 @@ test('the dashboard draws, switches to UTC, drills from a day to its sessions an
   await expect(dash.locator('[data-history-total]')).toContainText('4 calls');
   await project.selectOption('');
   await expect(dash.locator('[data-history-total]')).toContainText('15 calls');
-  // A day → its sessions (the rewound one and the resumed session's first file).
-  await dash.locator('[data-table=history-days] [data-open="2026-03-02"]').click();
+  // A day's bar: its cost in its name and in the tip under the pointer; a click opens its sessions.
+  const bar = dash.locator('[data-chart=history-cost-by-day] [data-day="2026-03-02"]');
+  await expect(bar).toHaveAttribute('aria-label', /^2026-03-02: /);
+  await bar.hover();
+  await expect(dash.locator('[data-chart=history-cost-by-day] [data-chart-tip]')).toHaveText((await bar.getAttribute('aria-label'))!);
+  await bar.click();
   const daySessions = dash.locator('[data-table=history-day-sessions] tbody tr');
+  await expect(daySessions).toHaveCount(2);
+  await dash.locator('[data-action=history-day-back]').click();
+  await expect(daySessions).toHaveCount(0);
+  // A day → its sessions from the table (the rewound one and the resumed session's first file).
+  await dash.locator('[data-table=history-days] [data-open="2026-03-02"]').click();
   await expect(daySessions).toHaveCount(2);
   await expect(dash.locator('[data-table=history-day-sessions]')).toContainText('Add a health endpoint · 11111111');
   // A session → the session.
