@@ -30,9 +30,12 @@ beforeEach(() => {
 
 describe('HistoryView', () => {
   it('opens with the stored rows, sorted and filtered, and its link', async () => {
+    api.historyOpenStored.mockClear();
     const v = new HistoryView(viewer());
     await v.show();
-    expect(api.historyOpenStored).toHaveBeenCalled();
+    // Nothing loaded: the rows come as they are (the stored summary), the stored history is not
+    // read back for them; it joins the engine's index before a search (joinStored).
+    expect(api.historyOpenStored).not.toHaveBeenCalled();
     expect(v.open).toBe(true);
     expect(v.stale).toBe(2);
     expect(v.visible.map((r) => r.key)).toEqual(['bbb-1', 'aaa-1']);
@@ -40,6 +43,13 @@ describe('HistoryView', () => {
     expect(v.visible.map((r) => r.key)).toEqual(['aaa-1']);
     expect(history.replaceState).toHaveBeenLastCalledWith(null, '', '/#history&hr=projects');
     expect(v.titleOf('bbb-1')).toBe('B');
+    await v.joinStored();
+    expect(api.historyOpenStored).toHaveBeenCalledTimes(1);
+    // With a load, the stored history joins first, so the rows hold both.
+    const withLoad = new HistoryView({ ...viewer(), source: { kind: 'files' } } as unknown as Viewer);
+    await withLoad.show();
+    expect(api.historyOpenStored).toHaveBeenCalledTimes(2);
+    expect(withLoad.rows).toHaveLength(2);
   });
 
   it('opens a session: loaded → selected, cached → from the cache, else a sentence naming its folder', async () => {
