@@ -21,6 +21,9 @@ export class HistoryLedger {
   /** Sessions in the order they were indexed. */
   order: string[] = [];
   memory = new Map<string, Pick<HistoryEntry, 'calls' | 'search'>>();
+  /** Sessions whose calls in memory are the ones stored (written by this page, or read back): the
+   *  stored history's summary takes those from here instead of reading their bodies. */
+  asStored = new Set<string>();
   failed = new Map<string, HistoryFailure>();
   usage = new UsagePass();
   bytes = 0;
@@ -32,6 +35,7 @@ export class HistoryLedger {
     this.revision++;
     this.order = [];
     this.memory = new Map();
+    this.asStored = new Set();
     this.failed = new Map();
     this.usage.reset();
     this.bytes = this.read = this.laneMs = 0;
@@ -60,6 +64,7 @@ export class HistoryLedger {
   put(key: string, entry: HistoryEntry): void {
     this.usage.indexed(key);
     this.memory.set(key, entry);
+    this.asStored.delete(key); // a new entry (a lane's, a followed session's rebuild): not stored yet
     this.add(key, { digest: entry.digest, calls: entry.calls.length, bytes: 0 });
   }
 
@@ -70,6 +75,7 @@ export class HistoryLedger {
     for (const key of keys) {
       const m = this.memory.get(key);
       if (m) this.memory.set(key, { calls: m.calls });
+      if (m) this.asStored.add(key);
       const x = this.indexed.get(key);
       if (x) x.bytes = sizes.get(key) ?? 0;
     }
@@ -86,6 +92,7 @@ export class HistoryLedger {
     this.revision++;
     this.indexed.delete(key);
     this.memory.delete(key);
+    this.asStored.delete(key);
     this.order = this.order.filter((k) => k !== key);
   }
 
@@ -126,6 +133,13 @@ export class HistoryLedger {
     const bodies = await this.bodies(keys, stored);
     const early = [...this.usage.keys()].filter((k) => !this.indexed.has(k)).flatMap((k) => this.usage.calls(k) ?? []);
     return [...keys.flatMap((k) => bodies.get(k) ?? []), ...early];
+  }
+
+  /** A session's calls read back from the store, kept in memory (unless it has newer ones). */
+  storedCalls(key: string, calls: BilledCall[]): void {
+    if (this.memory.has(key)) return;
+    this.memory.set(key, { calls });
+    this.asStored.add(key);
   }
 
   /** Sessions' calls from memory, the rest from the store. */

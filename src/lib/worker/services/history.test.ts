@@ -183,6 +183,9 @@ describe('history service', () => {
     const calls = await e.history.allCalls();
     fromSummary.forEach((r, i) => expect(rounded(r)).toEqual(rounded(usageReport(calls, queries[i]))));
     expect(fromSummary[2]?.rows.length).toBeGreaterThan(5);
+    // An export from the view before the stored history joined behind it: every call, joined first.
+    const exporting = new Engine({ searchPool: () => null, historyStore: () => openHistoryStore({ dbName: name }) });
+    expect((await exporting.history.calls(0, status.calls)).calls.length).toBe(status.calls);
 
     // A second tree stored beside it changes the entries: that page's summary covers both trees.
     const other = files.slice(0, 8).map((f) => ({ ...f, path: f.path.replace(/^projects\//, 'laptop/') }));

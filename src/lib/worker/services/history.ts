@@ -52,7 +52,7 @@ export class HistoryService {
   #ms = 0;
   #started = false;
   /** The stored history's summary (history-summary.ts): a session's calls held here that are stored (no search index in memory). */
-  readonly summaries = new HistorySummaries(() => this.#db(), (k) => ((m) => (m && !('search' in m) ? m.calls : undefined))(this.#ledger.memory.get(k)));
+  readonly summaries = new HistorySummaries(() => this.#db(), (k) => (this.#ledger.asStored.has(k) ? this.#ledger.memory.get(k)?.calls : undefined));
   /** No tree dropped: the stored history read back as the index (history-stored.ts), and one root cleared. */
   readonly kept = new KeptHistory({
     db: () => this.#settledDb(),
@@ -240,12 +240,15 @@ export class HistoryService {
   /** Sessions that could not be indexed, the files the index holds none of, calls whose usage is not a number. */
   failures = () => this.#ledger.failures(this.#notIndexed);
   /** Billed calls [from, to) over every indexed session, in list order (for exports). */
-  calls = (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => this.#ledger.page(this.#sources.length ? this.#sources.map((s) => s.key) : this.#ledger.order, from, to, this.#stored);
-  /** Every session's billed calls (history usage reports run over them). */
-  allCalls = async (): Promise<BilledCall[]> => {
-    if (!this.#sources.length) await this.kept.openStored(); // nothing loaded: the stored history is the index
-    return this.#ledger.all(this.#stored);
+  calls = async (from: number, to: number): Promise<{ total: number; calls: BilledCall[] }> => {
+    await this.#joined();
+    return this.#ledger.page(this.#sources.length ? this.#sources.map((s) => s.key) : this.#ledger.order, from, to, this.#stored);
   };
+  /** Every session's billed calls (history usage reports run over them). */
+  allCalls = async (): Promise<BilledCall[]> => (await this.#joined(), this.#ledger.all(this.#stored));
+  /** Nothing loaded: the stored history is the index, so it joins before its calls are read (an
+   *  export from the history view can come before the join behind the dashboard). */
+  #joined = async (): Promise<void> => void (this.#sources.length || (await this.kept.openStored()));
   /** No tree loaded: the stored history's usage columns from its summary (null: none stands). */
   storedColumns = async () => (this.#sources.length ? null : ((await this.summaries.read())?.usage ?? null));
 
@@ -273,7 +276,7 @@ export class HistoryService {
 
   #body(key: string, calls: BilledCall[], search: unknown): void {
     if (search) this.#onSearch(key, search);
-    if (!this.#ledger.memory.has(key)) this.#ledger.memory.set(key, { calls });
+    this.#ledger.storedCalls(key, calls);
   }
 
   #forget(keys: readonly string[]): void {
